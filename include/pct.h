@@ -1,0 +1,284 @@
+/* pct.h - libpct: percent-encoding and percent-decoding (URL encoding)
+ *
+ * One header, C99 and C++. No allocation, no global state to set up, every
+ * function thread-safe. Buffers are the caller's; no function reads or writes
+ * outside the ranges it is given. A NULL pointer is allowed wherever its length
+ * is 0.
+ *
+ * Results: functions that can fail return a pct_result. On PCT_OK, count is the
+ * number of bytes written to dst (pct_validate: the number pct_decode would
+ * write). Otherwise count is the input offset of the first offending byte; the
+ * contents of dst are then unspecified (but nothing beyond its documented size
+ * is touched).
+ *
+ * Definitions of every set and mode, with their sources (WHATWG URL Standard,
+ * RFC 3986/3987, ECMAScript), are in the README.
+ */
+#ifndef PCT_H
+#define PCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PCT_VERSION_MAJOR 0
+#define PCT_VERSION_MINOR 1
+#define PCT_VERSION_PATCH 0
+#define PCT_VERSION_STRING "0.1.0"
+/* Compare with PCT_VERSION_NUMBER >= PCT_MAKE_VERSION(0, 1, 0). */
+#define PCT_MAKE_VERSION(major, minor, patch) ((major) * 10000L + (minor) * 100L + (patch))
+#define PCT_VERSION_NUMBER                                                     \
+    PCT_MAKE_VERSION(PCT_VERSION_MAJOR, PCT_VERSION_MINOR, PCT_VERSION_PATCH)
+
+#if defined(PCT_STATIC)
+#define PCT_API
+#elif defined(_WIN32) && defined(PCT_BUILDING)
+#define PCT_API __declspec(dllexport)
+#elif defined(_WIN32)
+#define PCT_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define PCT_API __attribute__((visibility("default")))
+#else
+#define PCT_API
+#endif
+
+/* The version of the library actually linked, e.g. "0.1.0". */
+PCT_API const char *pct_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Encode sets: 256 bits, one per byte value. A byte in the set is escaped.  */
+/* ------------------------------------------------------------------------ */
+
+/* Bit (b & 7) of bits[b >> 3] is set when byte b is in the set. */
+typedef struct pct_set {
+    uint8_t bits[32];
+} pct_set;
+
+/* Every predefined set contains 0x00-0x1F and 0x7F-0xFF; they differ in the
+ * printable ASCII bytes 0x20-0x7E they add:
+ *   c0_control      nothing                                   WHATWG
+ *   fragment        space " < > `                             WHATWG
+ *   query           space " # < >                             WHATWG
+ *   special_query   query + '                                 WHATWG
+ *   path            query + ? ^ ` { }                         WHATWG
+ *   userinfo        path + / : ; = @ [ \ ] |                  WHATWG
+ *   component       userinfo + $ % & + ,                      WHATWG (same bytes as uri_component)
+ *   form            component + ! ' ( ) ~                     WHATWG urlencoded
+ *   rfc3986         all but A-Z a-z 0-9 - . _ ~               RFC 3986, OAuth 1.0, AWS SigV4
+ *   uri             all but unreserved ! ' ( ) * ; / ? : @ & = + $ , #   encodeURI
+ *   uri_component   all but unreserved ! ' ( ) *              encodeURIComponent
+ */
+PCT_API extern const pct_set pct_set_c0_control;
+PCT_API extern const pct_set pct_set_fragment;
+PCT_API extern const pct_set pct_set_query;
+PCT_API extern const pct_set pct_set_special_query;
+PCT_API extern const pct_set pct_set_path;
+PCT_API extern const pct_set pct_set_userinfo;
+PCT_API extern const pct_set pct_set_component;
+PCT_API extern const pct_set pct_set_form;
+PCT_API extern const pct_set pct_set_rfc3986;
+PCT_API extern const pct_set pct_set_uri;
+PCT_API extern const pct_set pct_set_uri_component;
+
+/* Set builders. Sets are plain values: copy a predefined one, then edit it.
+ *   pct_set s = pct_set_rfc3986; pct_set_remove_chars(&s, "/");   // Python quote(safe='/') */
+PCT_API void pct_set_clear(pct_set *set);                      /* empty set */
+PCT_API void pct_set_fill(pct_set *set);                       /* all 256 bytes */
+PCT_API void pct_set_add_byte(pct_set *set, unsigned char byte);
+PCT_API void pct_set_remove_byte(pct_set *set, unsigned char byte);
+/* Add/remove the bytes of the NUL-terminated string chars. */
+PCT_API void pct_set_add_chars(pct_set *set, const char *chars);
+PCT_API void pct_set_remove_chars(pct_set *set, const char *chars);
+/* Add/remove every byte from first to last inclusive (nothing if first > last). */
+PCT_API void pct_set_add_range(pct_set *set, unsigned char first, unsigned char last);
+PCT_API void pct_set_remove_range(pct_set *set, unsigned char first, unsigned char last);
+/* 1 if byte is in the set, else 0. */
+PCT_API int pct_set_contains(const pct_set *set, unsigned char byte);
+/* The predefined set of that name ("component", "uri-component", "rfc3986",
+ * ...; '-' or '_' both accepted), or NULL. */
+PCT_API const pct_set *pct_set_by_name(const char *name);
+
+/* ------------------------------------------------------------------------ */
+/* Results, flags                                                            */
+/* ------------------------------------------------------------------------ */
+
+typedef enum pct_status {
+    PCT_OK = 0,
+    /* '%' not followed by two hex digits (PCT_STRICT, or a '%' that is itself
+     * in the set for pct_validate), or a lone surrogate %uD800-%uDFFF under
+     * PCT_PERCENT_U|PCT_STRICT. count: offset of that '%'. */
+    PCT_INVALID_ESCAPE = 1,
+    /* PCT_UTF8: ill-formed UTF-8 (overlong, surrogate, > U+10FFFF, truncated,
+     * stray continuation byte). count: input offset of the first byte (a
+     * literal byte or the '%' of an escape) of the ill-formed sequence. */
+    PCT_INVALID_UTF8 = 2,
+    /* pct_validate: a byte in the set appears unescaped. count: its offset. */
+    PCT_UNESCAPED_BYTE = 3,
+    /* A flag the function does not take, a contradictory flag combination, a
+     * NULL pointer with a non-zero length, or an input too long for its output
+     * size to be representable. count: 0. Nothing is written. */
+    PCT_INVALID_ARGUMENT = 4
+} pct_status;
+
+typedef struct pct_result {
+    pct_status status;
+    size_t count; /* PCT_OK: bytes written; else: input offset of the error */
+} pct_result;
+
+/* A short English description of a status ("invalid escape", ...). */
+PCT_API const char *pct_status_string(pct_status status);
+
+enum {
+    /* Form mode. Encode: ' ' becomes '+' (when ' ' is in the set). Decode:
+     * '+' becomes ' ', and %2B becomes '+' (one pass: '+' is handled before
+     * escapes, so "+%2B" is " +"). */
+    PCT_PLUS = 1,
+    /* Decode, normalize, validate: a '%' not followed by two hex digits is an
+     * error (PCT_INVALID_ESCAPE) instead of being copied as is. */
+    PCT_STRICT = 2,
+    /* Encode: the input must be well-formed UTF-8. Decode, validate: the
+     * decoded output must be. Else PCT_INVALID_UTF8. */
+    PCT_UTF8 = 4,
+    /* Encode: a '%' followed by two hex digits is copied as is (no double
+     * encoding); any other '%' is encoded if '%' is in the set. */
+    PCT_KEEP_ESCAPES = 8,
+    /* Decode, validate: also %uXXXX (a UTF-16 code unit, either hex case),
+     * written as UTF-8; a high surrogate followed by %uDC00-%uDFFF forms one
+     * code point. A lone surrogate is copied as written (PCT_STRICT: error). */
+    PCT_PERCENT_U = 16,
+    /* Decode: each maximal ill-formed UTF-8 subpart of the output becomes
+     * U+FFFD (EF BF BD), as the WHATWG UTF-8 decoder does. dst needs 3*len
+     * bytes and must not overlap src. Not with PCT_UTF8. */
+    PCT_UTF8_REPLACE = 32
+};
+
+/* ------------------------------------------------------------------------ */
+/* One-shot operations                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Exact length pct_encode would write for this input. Honours PCT_PLUS and
+ * PCT_KEEP_ESCAPES; ignores the other flags (the length if encoding succeeds).
+ * Saturates at SIZE_MAX. set == NULL counts as the empty set. O(len). */
+PCT_API size_t pct_encode_length(const char *src, size_t len, const pct_set *set,
+                                 unsigned flags);
+
+/* Writes each byte of src that is in set as %HH (upper-case hex), every other
+ * byte as is. dst needs pct_encode_length() bytes; 3*len always suffices.
+ * dst must not overlap src. Flags: PCT_PLUS, PCT_KEEP_ESCAPES, PCT_UTF8.
+ * Errors: PCT_INVALID_UTF8 (with PCT_UTF8), PCT_INVALID_ARGUMENT. */
+PCT_API pct_result pct_encode(const char *src, size_t len, char *dst, const pct_set *set,
+                              unsigned flags);
+
+/* Replaces every %HH (either hex case) by its byte. Lenient by default: any
+ * other '%' is copied as is (WHATWG percent-decode). Each escape is decoded
+ * once: "%2541" gives "%41". dst needs len bytes (3*len with
+ * PCT_UTF8_REPLACE); dst == src is allowed (except with PCT_UTF8_REPLACE).
+ * Flags: PCT_PLUS, PCT_STRICT, PCT_UTF8, PCT_UTF8_REPLACE, PCT_PERCENT_U.
+ * Errors: PCT_INVALID_ESCAPE (PCT_STRICT), PCT_INVALID_UTF8 (PCT_UTF8),
+ * PCT_INVALID_ARGUMENT. */
+PCT_API pct_result pct_decode(const char *src, size_t len, char *dst, unsigned flags);
+
+/* pct_decode, except that an escape whose byte is in keep is copied as
+ * written (original hex case). keep = pct_set of "#$&+,/:;=?@" gives
+ * JavaScript decodeURI; keep = {'/'} decodes a path without turning %2F into a
+ * separator. keep == NULL keeps nothing. Same flags, sizes and errors. */
+PCT_API pct_result pct_decode_except(const char *src, size_t len, char *dst,
+                                     const pct_set *keep, unsigned flags);
+
+/* RFC 3986 6.2.2.1-2: the hex digits of every escape become upper case, an
+ * escape of an unreserved byte (A-Z a-z 0-9 - . _ ~) becomes that byte,
+ * nothing else changes. A '%' not followed by two hex digits is copied
+ * (PCT_STRICT: PCT_INVALID_ESCAPE). Idempotent: to stay so on malformed input,
+ * an escape of a hex digit within two bytes after such a stray '%' stays
+ * encoded (so "%6%41" is not turned into the escape "%6A"). Output is never
+ * longer than the input; dst == src allowed. Flags: PCT_STRICT. */
+PCT_API pct_result pct_normalize(const char *src, size_t len, char *dst, unsigned flags);
+
+/* Checks that src is correctly encoded for set: every byte is outside set or
+ * part of a well-formed escape. On PCT_OK, count is the length pct_decode
+ * would write with the same flags. Errors: PCT_UNESCAPED_BYTE (a byte in set),
+ * PCT_INVALID_ESCAPE (a '%' not starting an escape, when '%' is in set or
+ * with PCT_STRICT), PCT_INVALID_UTF8 (PCT_UTF8: the decoded bytes are not
+ * UTF-8). Flags: PCT_PLUS ('+' is accepted as an encoded space), PCT_STRICT,
+ * PCT_UTF8, PCT_PERCENT_U. */
+PCT_API pct_result pct_validate(const char *src, size_t len, const pct_set *set, unsigned flags);
+
+/* Offset of the first byte of src that is in set, or len if none (also when
+ * set == NULL). */
+PCT_API size_t pct_find(const char *src, size_t len, const pct_set *set);
+
+/* ------------------------------------------------------------------------ */
+/* Streaming: for every way of cutting an input into chunks, the output is   */
+/* byte-identical to the one-shot call, and errors carry the same status and */
+/* the same offset (counted from the start of the whole input). A '%', '%X', */
+/* an unfinished %uXXXX or surrogate pair, or an unfinished UTF-8 sequence at */
+/* a chunk's end is carried into the next call (at most PCT_STREAM_CARRY    */
+/* bytes). After an error, every further call returns that same error.       */
+/* The state is a plain struct: no allocation, no cleanup.                   */
+/* ------------------------------------------------------------------------ */
+
+#define PCT_STREAM_CARRY 16
+
+/* The state shared by the decoder and the encoder. Private: use the functions. */
+typedef struct pct_stream_state {
+    const pct_set *set; /* keep set (decoder) or encode set (encoder) */
+    size_t position;    /* input offset of carry[0] */
+    unsigned flags;
+    pct_status status; /* PCT_OK, or the error every later call returns */
+    size_t error;
+    unsigned char carry_len;
+    unsigned char carry[PCT_STREAM_CARRY];
+} pct_stream_state;
+
+typedef struct pct_decoder {
+    pct_stream_state state;
+} pct_decoder;
+
+/* flags and keep as for pct_decode_except (keep may be NULL). Returns
+ * PCT_OK or PCT_INVALID_ARGUMENT (then every later call returns that too). */
+PCT_API pct_status pct_decoder_init(pct_decoder *dec, const pct_set *keep, unsigned flags);
+/* Decodes what it can of src. dst needs len + PCT_STREAM_CARRY bytes
+ * (3 times that with PCT_UTF8_REPLACE) and must not overlap src. */
+PCT_API pct_result pct_decoder_update(pct_decoder *dec, const char *src, size_t len, char *dst);
+/* Ends the input: decodes the carried bytes. dst needs PCT_STREAM_CARRY bytes
+ * (3 times that with PCT_UTF8_REPLACE). To decode another input, call
+ * pct_decoder_init again. */
+PCT_API pct_result pct_decoder_finish(pct_decoder *dec, char *dst);
+
+typedef struct pct_encoder {
+    pct_stream_state state;
+} pct_encoder;
+
+/* set and flags as for pct_encode; set must outlive the encoder. */
+PCT_API pct_status pct_encoder_init(pct_encoder *enc, const pct_set *set, unsigned flags);
+/* dst needs 3 * (len + PCT_STREAM_CARRY) bytes and must not overlap src. */
+PCT_API pct_result pct_encoder_update(pct_encoder *enc, const char *src, size_t len, char *dst);
+/* Ends the input. dst needs 3 * PCT_STREAM_CARRY bytes. */
+PCT_API pct_result pct_encoder_finish(pct_encoder *enc, char *dst);
+
+/* ------------------------------------------------------------------------ */
+/* Implementations (SIMD kernels picked at run time)                         */
+/* ------------------------------------------------------------------------ */
+
+/* Name of the implementation in use: "avx2", "sse42", "neon", "scalar", ...
+ * Chosen once, on first use: the best one this CPU runs, or the one named by
+ * the environment variable PCT_IMPL (an unknown or unavailable name is
+ * reported on stderr and the best one is used). */
+PCT_API const char *pct_implementation(void);
+/* Switches every later call to the named implementation. Returns 0, or -1 if
+ * that name is unknown or this CPU cannot run it (nothing changes). Meant for
+ * tests and benchmarks; safe to call from any thread, but calls already
+ * running finish on the implementation they started with. */
+PCT_API int pct_use_implementation(const char *name);
+/* The implementations this build and this CPU can run, best first:
+ * for i in 0 .. until NULL. */
+PCT_API const char *pct_implementation_name(size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCT_H */

@@ -1,0 +1,79 @@
+/* impl.h - the contract every implementation (scalar, sse42, avx2, neon, ...)
+ * fulfils, and the table the dispatcher chooses from.
+ *
+ * An implementation provides whole operations, not just inner loops, so that
+ * a SIMD one can keep its hot loop in registers and fall back to the scalar
+ * routines only for the bytes it does not handle itself. The public entry
+ * points (api.c) check arguments and flags once; implementations may assume
+ * valid arguments.
+ */
+#ifndef PCT_IMPL_H
+#define PCT_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pct.h"
+
+/* Internal decode flag: normalize mode (escapes kept by `keep` are re-written
+ * with upper-case hex, and the stray-'%' rule of pct_normalize applies). */
+#define PCT_INTERNAL_NORMALIZE (1u << 16)
+
+/* The flags each operation takes (checked by api.c). */
+#define PCT_ENCODE_FLAGS (PCT_PLUS | PCT_KEEP_ESCAPES | PCT_UTF8)
+#define PCT_DECODE_FLAGS (PCT_PLUS | PCT_STRICT | PCT_UTF8 | PCT_UTF8_REPLACE | PCT_PERCENT_U)
+#define PCT_NORMALIZE_FLAGS (PCT_STRICT)
+#define PCT_VALIDATE_FLAGS (PCT_PLUS | PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U)
+
+/* The longest input tail a partial (streaming) call may leave unconsumed:
+ * "%uD83D%uDE0" (11 bytes) under PCT_PERCENT_U, or the escapes of a 3-byte
+ * UTF-8 prefix plus a partial escape ("%F0%9F%98%9", 11 bytes). */
+#define PCT_MAX_UNCONSUMED 11
+
+/* Offset of the first byte of src in set, or len. */
+typedef size_t pct_find_fn(const uint8_t *src, size_t len, const pct_set *set);
+
+/* Exact output length of encode (flags: PCT_PLUS, PCT_KEEP_ESCAPES matter). */
+typedef size_t pct_encode_length_fn(const uint8_t *src, size_t len, const pct_set *set,
+                                    unsigned flags);
+
+/* Encode and decode share one shape. With consumed == NULL the input is
+ * complete (one-shot). With consumed != NULL the call may stop before a tail
+ * whose result depends on bytes not yet seen (at most PCT_MAX_UNCONSUMED
+ * bytes), stores how many input bytes it consumed, and returns the bytes
+ * written for those. Error offsets are relative to src.
+ * decode: keep may be NULL; flags PCT_DECODE_FLAGS | PCT_INTERNAL_NORMALIZE. */
+typedef pct_result pct_encode_fn(const uint8_t *src, size_t len, uint8_t *dst,
+                                 const pct_set *set, unsigned flags, size_t *consumed);
+typedef pct_result pct_decode_fn(const uint8_t *src, size_t len, uint8_t *dst,
+                                 const pct_set *keep, unsigned flags, size_t *consumed);
+
+typedef pct_result pct_validate_fn(const uint8_t *src, size_t len, const pct_set *set,
+                                   unsigned flags);
+
+typedef struct pct_impl {
+    const char *name;
+    uint32_t required; /* PCT_CPU_* bits the CPU must have (cpu.h) */
+    pct_find_fn *find;
+    pct_encode_length_fn *encode_length;
+    pct_encode_fn *encode;
+    pct_decode_fn *decode;
+    pct_validate_fn *validate;
+} pct_impl;
+
+/* The scalar reference: simple, complete, the oracle of every other one. */
+pct_find_fn pct_scalar_find;
+pct_encode_length_fn pct_scalar_encode_length;
+pct_encode_fn pct_scalar_encode;
+pct_decode_fn pct_scalar_decode;
+pct_validate_fn pct_scalar_validate;
+
+/* The implementation in use (chosen on first call; thread-safe). */
+const pct_impl *pct_active_impl(void);
+/* Every implementation compiled in, best first, whether or not the CPU runs
+ * it; NULL-terminated. */
+extern const pct_impl *const pct_impl_table[];
+/* The compiled-in implementation of that name that this CPU runs, or NULL. */
+const pct_impl *pct_impl_by_name(const char *name);
+
+#endif /* PCT_IMPL_H */
