@@ -25,7 +25,21 @@ static const pct_impl scalar_impl = {
 };
 
 const pct_impl *const pct_impl_table[] = {
+#if PCT_HAVE_AVX2
+    &pct_avx2_impl,
+#endif
+#if PCT_HAVE_SSE42
+    &pct_sse42_impl,
+#endif
+#if PCT_HAVE_NEON
+    &pct_neon_impl,
+#endif
     &scalar_impl,
+#if PCT_HAVE_NEON_SIMDE
+    /* NEON logic through SIMDe's emulation: tested everywhere, never chosen
+     * as the best (it comes after scalar). */
+    &pct_neon_simde_impl,
+#endif
     NULL,
 };
 

@@ -68,6 +68,12 @@ pct_encode_fn pct_scalar_encode;
 pct_decode_fn pct_scalar_decode;
 pct_validate_fn pct_scalar_validate;
 
+/* The SIMD implementations, each defined in src/<isa>/impl.c. */
+extern const pct_impl pct_sse42_impl;
+extern const pct_impl pct_avx2_impl;
+extern const pct_impl pct_neon_impl;       /* native, on aarch64 */
+extern const pct_impl pct_neon_simde_impl; /* the same source through SIMDe, elsewhere */
+
 /* The implementation in use (chosen on first call; thread-safe). */
 const pct_impl *pct_active_impl(void);
 /* Every implementation compiled in, best first, whether or not the CPU runs
