@@ -182,7 +182,8 @@ PCT_API pct_result pct_encode(const char *src, size_t len, char *dst, const pct_
 PCT_API pct_result pct_decode(const char *src, size_t len, char *dst, unsigned flags);
 
 /* pct_decode, except that an escape whose byte is in keep is copied as
- * written (original hex case). keep = pct_set of "#$&+,/:;=?@" gives
+ * written (original hex case; with PCT_PERCENT_U, %uXXXX of an ASCII byte in
+ * keep too, so %u002F cannot bypass a kept %2F). keep = pct_set of "#$&+,/:;=?@" gives
  * JavaScript decodeURI; keep = {'/'} decodes a path without turning %2F into a
  * separator. keep == NULL keeps nothing. Same flags, sizes and errors. */
 PCT_API pct_result pct_decode_except(const char *src, size_t len, char *dst,

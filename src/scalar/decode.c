@@ -70,10 +70,12 @@ pct_result pct_scalar_decode(const uint8_t *src, size_t len, uint8_t *dst, const
             break;
         }
         case PCT_ESCAPE_CODE_POINT: {
-            uint8_t bytes[4];
-            const unsigned n = pct_utf8_encode(e.value, bytes);
+            /* %u002F must not slip past a keep set that holds %2F back. */
+            const int kept = keep != NULL && e.value < 0x80 && pct_in_set(keep, (uint8_t)e.value);
+            uint8_t bytes[6];
+            const unsigned n = kept ? e.length : pct_utf8_encode(e.value, bytes);
             for (unsigned k = 0; k < n; k++)
-                if (pct_output_byte(&w, bytes[k], i))
+                if (pct_output_byte(&w, kept ? src[i + k] : bytes[k], i))
                     return utf8_failure(&w);
             break;
         }
