@@ -9,11 +9,15 @@
  * Adding a command: write a record_fn, list it in `commands` with the options
  * it takes, and (if it needs new ones) add them to `option_specs`.
  */
+#define _POSIX_C_SOURCE 200809L /* read, fstat */
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -601,25 +605,39 @@ static void process_strings(struct run *run, char **strings, size_t count)
         handle_record(run, i + 1, strings[i], strlen(strings[i]), "\n", 1);
 }
 
-/* Reads more of in into buffer after its first *end bytes, growing it so
- * that at least READ_CHUNK bytes are free. Returns 0 at end of input. */
-static int read_more(FILE *in, struct buffer *buffer, size_t *end)
+/* Reads more of fd into buffer after its first *end bytes, growing it so
+ * that at least READ_CHUNK bytes are free. Returns 0 at end of input.
+ * read(2), not fread: it returns what a pipe has now, so `tail -f log | pct
+ * decode` shows each line as it comes; and before a read that may wait, the
+ * output so far is flushed for the same reason. */
+static int read_more(int fd, struct buffer *buffer, size_t *end)
 {
+    static int regular = -1;
+    if (regular < 0) {
+        struct stat st;
+        regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    if (!regular && fflush(stdout) != 0)
+        die_errno("write error");
     if (buffer->capacity - *end < READ_CHUNK)
         buffer_reserve(buffer, *end + READ_CHUNK);
-    size_t wanted = buffer->capacity - *end;
-    size_t got = fread(buffer->data + *end, 1, wanted, in);
-    *end += got;
-    if (got < wanted && ferror(in))
-        die_errno("read error");
-    /* fread only stops short at end of input (or on an error). */
-    return got == wanted;
+    for (;;) {
+        ssize_t got = read(fd, buffer->data + *end, buffer->capacity - *end);
+        if (got > 0) {
+            *end += (size_t)got;
+            return 1;
+        }
+        if (got == 0)
+            return 0;
+        if (errno != EINTR)
+            die_errno("read error");
+    }
 }
 
 /* Records end in delimiter, which is kept; with strip_cr a "\r" before it is
  * part of the terminator too. A last record without one is processed and
  * output without one. */
-static void process_delimited(struct run *run, FILE *in, char delimiter, int strip_cr)
+static void process_delimited(struct run *run, int in, char delimiter, int strip_cr)
 {
     struct buffer input = {NULL, 0};
     size_t start = 0;   /* first byte of the pending record */
@@ -656,7 +674,7 @@ static void process_delimited(struct run *run, FILE *in, char delimiter, int str
     free(input.data);
 }
 
-static void process_whole(struct run *run, FILE *in)
+static void process_whole(struct run *run, int in)
 {
     struct buffer input = {NULL, 0};
     size_t end = 0;
@@ -677,13 +695,13 @@ static void process_input(struct run *run, const struct invocation *inv)
         process_strings(run, inv->strings, inv->string_count);
     } else if (inv->used & BIT(OPT_WHOLE)) {
         run->unit = "input";
-        process_whole(run, stdin);
+        process_whole(run, STDIN_FILENO);
     } else if (inv->used & BIT(OPT_ZERO)) {
         run->unit = "record";
-        process_delimited(run, stdin, '\0', 0);
+        process_delimited(run, STDIN_FILENO, '\0', 0);
     } else {
         run->unit = "line";
-        process_delimited(run, stdin, '\n', 1);
+        process_delimited(run, STDIN_FILENO, '\n', 1);
     }
 }
 
