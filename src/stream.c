@@ -47,8 +47,12 @@ static pct_result update(pct_stream_state *s, pct_decode_fn *run, const uint8_t 
         pct_result r = {PCT_INVALID_ARGUMENT, 0};
         return latch(s, r, 0);
     }
+    if (len == 0) { /* nothing new: the carry stays as it is */
+        pct_result none = {PCT_OK, 0};
+        return none;
+    }
     size_t written = 0, used;
-    if (s->carry_len > 0 && len > 0) {
+    if (s->carry_len > 0) {
         /* Complete the carried tail. With a full buffer the routine leaves at
          * most PCT_MAX_UNCONSUMED bytes, fewer than the new bytes taken, so it
          * consumes the whole carry; with a short chunk everything left simply
