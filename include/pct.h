@@ -29,9 +29,8 @@ extern "C" {
 #define PCT_VERSION_PATCH 0
 #define PCT_VERSION_STRING "0.1.0"
 /* Compare with PCT_VERSION_NUMBER >= PCT_MAKE_VERSION(0, 1, 0). */
-#define PCT_MAKE_VERSION(major, minor, patch) ((major) * 10000L + (minor) * 100L + (patch))
-#define PCT_VERSION_NUMBER                                                     \
-    PCT_MAKE_VERSION(PCT_VERSION_MAJOR, PCT_VERSION_MINOR, PCT_VERSION_PATCH)
+#define PCT_MAKE_VERSION(major, minor, patch) ((major)*10000L + (minor)*100L + (patch))
+#define PCT_VERSION_NUMBER PCT_MAKE_VERSION(PCT_VERSION_MAJOR, PCT_VERSION_MINOR, PCT_VERSION_PATCH)
 
 #if defined(PCT_STATIC)
 #define PCT_API
@@ -85,8 +84,8 @@ PCT_API extern const pct_set pct_set_uri_component;
 
 /* Set builders. Sets are plain values: copy a predefined one, then edit it.
  *   pct_set s = pct_set_rfc3986; pct_set_remove_chars(&s, "/");   // Python quote(safe='/') */
-PCT_API void pct_set_clear(pct_set *set);                      /* empty set */
-PCT_API void pct_set_fill(pct_set *set);                       /* all 256 bytes */
+PCT_API void pct_set_clear(pct_set *set); /* empty set */
+PCT_API void pct_set_fill(pct_set *set);  /* all 256 bytes */
 PCT_API void pct_set_add_byte(pct_set *set, unsigned char byte);
 PCT_API void pct_set_remove_byte(pct_set *set, unsigned char byte);
 /* Add/remove the bytes of the NUL-terminated string chars. */
@@ -162,8 +161,7 @@ enum {
 /* Exact length pct_encode would write for this input. Honours PCT_PLUS and
  * PCT_KEEP_ESCAPES; ignores the other flags (the length if encoding succeeds).
  * Saturates at SIZE_MAX. set == NULL counts as the empty set. O(len). */
-PCT_API size_t pct_encode_length(const char *src, size_t len, const pct_set *set,
-                                 unsigned flags);
+PCT_API size_t pct_encode_length(const char *src, size_t len, const pct_set *set, unsigned flags);
 
 /* Writes each byte of src that is in set as %HH (upper-case hex), every other
  * byte as is. dst needs pct_encode_length() bytes; 3*len always suffices.
@@ -186,16 +184,17 @@ PCT_API pct_result pct_decode(const char *src, size_t len, char *dst, unsigned f
  * keep too, so %u002F cannot bypass a kept %2F). keep = pct_set of "#$&+,/:;=?@" gives
  * JavaScript decodeURI; keep = {'/'} decodes a path without turning %2F into a
  * separator. keep == NULL keeps nothing. Same flags, sizes and errors. */
-PCT_API pct_result pct_decode_except(const char *src, size_t len, char *dst,
-                                     const pct_set *keep, unsigned flags);
+PCT_API pct_result pct_decode_except(const char *src, size_t len, char *dst, const pct_set *keep,
+                                     unsigned flags);
 
 /* RFC 3986 6.2.2.1-2: the hex digits of every escape become upper case, an
  * escape of an unreserved byte (A-Z a-z 0-9 - . _ ~) becomes that byte,
  * nothing else changes. A '%' not followed by two hex digits is copied
  * (PCT_STRICT: PCT_INVALID_ESCAPE). Idempotent: to stay so on malformed input,
- * an escape of a hex digit within two bytes after such a stray '%' stays
- * encoded (so "%6%41" is not turned into the escape "%6A"). Output is never
- * longer than the input; dst == src allowed. Flags: PCT_STRICT. */
+ * an escape of a hex digit that would land in one of the two output bytes
+ * right after such a stray '%' stays encoded (so "%6%41" is not turned into
+ * the escape "%6A"). Output is never longer than the input; dst == src
+ * allowed. Flags: PCT_STRICT. */
 PCT_API pct_result pct_normalize(const char *src, size_t len, char *dst, unsigned flags);
 
 /* Checks that src is correctly encoded for set: every byte is outside set or
@@ -203,8 +202,8 @@ PCT_API pct_result pct_normalize(const char *src, size_t len, char *dst, unsigne
  * would write with the same flags. Errors: PCT_UNESCAPED_BYTE (a byte in set),
  * PCT_INVALID_ESCAPE (a '%' not starting an escape, when '%' is in set or
  * with PCT_STRICT), PCT_INVALID_UTF8 (PCT_UTF8: the decoded bytes are not
- * UTF-8). Flags: PCT_PLUS ('+' is accepted as an encoded space), PCT_STRICT,
- * PCT_UTF8, PCT_PERCENT_U. */
+ * UTF-8; it wins when two errors start at the same offset). Flags: PCT_PLUS
+ * ('+' is accepted as an encoded space), PCT_STRICT, PCT_UTF8, PCT_PERCENT_U. */
 PCT_API pct_result pct_validate(const char *src, size_t len, const pct_set *set, unsigned flags);
 
 /* Offset of the first byte of src that is in set, or len if none (also when

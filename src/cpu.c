@@ -30,7 +30,7 @@ static uint32_t detect(void)
     if (!osxsave || !avx)
         return features;
     const uint64_t xcr0 = read_xcr0();
-    const int ymm_saved = (xcr0 & 0x6) == 0x6;            /* XMM + YMM */
+    const int ymm_saved = (xcr0 & 0x6) == 0x6;                /* XMM + YMM */
     const int zmm_saved = ymm_saved && (xcr0 & 0xE0) == 0xE0; /* opmask + ZMM */
     if (__get_cpuid_max(0, 0) < 7)
         return features;
@@ -40,8 +40,7 @@ static uint32_t detect(void)
     const int vbmi = (ecx >> 1) & 1, vbmi2 = (ecx >> 6) & 1;
     if (ymm_saved && avx2 && bmi1 && bmi2)
         features |= PCT_CPU_AVX2;
-    if (zmm_saved && (features & PCT_CPU_AVX2) && avx512f && avx512bw && avx512vl && vbmi &&
-        vbmi2)
+    if (zmm_saved && (features & PCT_CPU_AVX2) && avx512f && avx512bw && avx512vl && vbmi && vbmi2)
         features |= PCT_CPU_AVX512;
     return features;
 }

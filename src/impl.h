@@ -41,12 +41,15 @@ typedef size_t pct_encode_length_fn(const uint8_t *src, size_t len, const pct_se
  * complete (one-shot). With consumed != NULL the call may stop before a tail
  * whose result depends on bytes not yet seen (at most PCT_MAX_UNCONSUMED
  * bytes), stores how many input bytes it consumed, and returns the bytes
- * written for those. Error offsets are relative to src.
+ * written for those. Error offsets are relative to src. In partial mode the
+ * routine may write output for bytes it then holds back (beyond the count it
+ * returns, within the documented dst size): callers that decode in place must
+ * not use partial mode on the same buffer.
  * decode: keep may be NULL; flags PCT_DECODE_FLAGS | PCT_INTERNAL_NORMALIZE. */
-typedef pct_result pct_encode_fn(const uint8_t *src, size_t len, uint8_t *dst,
-                                 const pct_set *set, unsigned flags, size_t *consumed);
-typedef pct_result pct_decode_fn(const uint8_t *src, size_t len, uint8_t *dst,
-                                 const pct_set *keep, unsigned flags, size_t *consumed);
+typedef pct_result pct_encode_fn(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *set,
+                                 unsigned flags, size_t *consumed);
+typedef pct_result pct_decode_fn(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *keep,
+                                 unsigned flags, size_t *consumed);
 
 typedef pct_result pct_validate_fn(const uint8_t *src, size_t len, const pct_set *set,
                                    unsigned flags);

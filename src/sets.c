@@ -12,7 +12,8 @@
 #define C0_CONTROL(b) ((b) <= 0x1F || (b) >= 0x7F)
 #define FRAGMENT(b)                                                                                \
     (C0_CONTROL(b) || (b) == ' ' || (b) == '"' || (b) == '<' || (b) == '>' || (b) == '`')
-#define QUERY(b) (C0_CONTROL(b) || (b) == ' ' || (b) == '"' || (b) == '#' || (b) == '<' || (b) == '>')
+#define QUERY(b)                                                                                   \
+    (C0_CONTROL(b) || (b) == ' ' || (b) == '"' || (b) == '#' || (b) == '<' || (b) == '>')
 #define SPECIAL_QUERY(b) (QUERY(b) || (b) == '\'')
 #define PATH(b) (QUERY(b) || (b) == '?' || (b) == '^' || (b) == '`' || (b) == '{' || (b) == '}')
 #define USERINFO(b)                                                                                \
@@ -24,7 +25,8 @@
     (COMPONENT(b) || (b) == '!' || (b) == '\'' || (b) == '(' || (b) == ')' || (b) == '~')
 
 /* RFC 3986 section 2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~". */
-#define ALNUM(b) (((b) >= 'A' && (b) <= 'Z') || ((b) >= 'a' && (b) <= 'z') || ((b) >= '0' && (b) <= '9'))
+#define ALNUM(b)                                                                                   \
+    (((b) >= 'A' && (b) <= 'Z') || ((b) >= 'a' && (b) <= 'z') || ((b) >= '0' && (b) <= '9'))
 #define UNRESERVED(b) (ALNUM(b) || (b) == '-' || (b) == '.' || (b) == '_' || (b) == '~')
 #define RFC3986(b) (!UNRESERVED(b))
 
@@ -82,7 +84,7 @@ void pct_set_add_byte(pct_set *set, unsigned char byte)
 
 void pct_set_remove_byte(pct_set *set, unsigned char byte)
 {
-    set->bits[byte >> 3] &= (uint8_t)~(1u << (byte & 7));
+    set->bits[byte >> 3] &= (uint8_t) ~(1u << (byte & 7));
 }
 
 void pct_set_add_chars(pct_set *set, const char *chars)

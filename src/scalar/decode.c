@@ -64,8 +64,7 @@ pct_result pct_scalar_decode(const uint8_t *src, size_t len, uint8_t *dst, const
              * escape that a second pass decodes: keep it, for idempotence. */
             if (normalize && !kept && stray != SIZE_MAX && w.length - stray <= 2 && pct_is_hex(b))
                 kept = 1;
-            if (kept ? put_escape_as_written(&w, src + i, normalize, i)
-                     : pct_output_byte(&w, b, i))
+            if (kept ? put_escape_as_written(&w, src + i, normalize, i) : pct_output_byte(&w, b, i))
                 return utf8_failure(&w);
             break;
         }

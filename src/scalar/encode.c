@@ -12,8 +12,7 @@ static int escape_at(const uint8_t *src, size_t len, size_t i)
     return len - i >= 3 && src[i] == '%' && pct_is_hex(src[i + 1]) && pct_is_hex(src[i + 2]);
 }
 
-size_t pct_scalar_encode_length(const uint8_t *src, size_t len, const pct_set *set,
-                                unsigned flags)
+size_t pct_scalar_encode_length(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {

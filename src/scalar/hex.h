@@ -26,7 +26,7 @@ static inline int pct_is_hex(uint8_t c)
  * (RFC 3986 2.1: "should use uppercase hexadecimal digits"). */
 static inline uint8_t pct_hex_digit(unsigned nibble)
 {
-    return (uint8_t)"0123456789ABCDEF"[nibble & 15];
+    return (uint8_t) "0123456789ABCDEF"[nibble & 15];
 }
 
 static inline int pct_in_set(const pct_set *set, uint8_t b)

@@ -23,8 +23,7 @@ pct_result pct_scalar_validate(const uint8_t *src, size_t len, const pct_set *se
             const pct_escape e = pct_parse_escape(src + i, len - i, flags, 1);
             if (e.kind == PCT_ESCAPE_BYTE || e.kind == PCT_ESCAPE_CODE_POINT) {
                 uint8_t bytes[4] = {(uint8_t)e.value};
-                const unsigned n =
-                    e.kind == PCT_ESCAPE_BYTE ? 1 : pct_utf8_encode(e.value, bytes);
+                const unsigned n = e.kind == PCT_ESCAPE_BYTE ? 1 : pct_utf8_encode(e.value, bytes);
                 for (unsigned k = 0; k < n; k++)
                     if (pct_output_byte(&w, bytes[k], i))
                         return fail(PCT_INVALID_UTF8, w.error);
