@@ -9,11 +9,15 @@ check failed, 2 on bad usage. Python 3 standard library only.
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 import urllib.parse
 
 PCT = None
+# Cross builds: how to run the pct binary (meson sets MESON_EXE_WRAPPER, e.g.
+# "qemu-aarch64 -L /usr/aarch64-linux-gnu", when it is passed as a program).
+WRAPPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER") or os.environ.get("PCT_EXE_WRAPPER") or "")
 passed = 0
 failed = 0
 
@@ -38,7 +42,7 @@ def check(name, condition, detail=""):
 
 
 def run(args, stdin=b"", env=None):
-    return subprocess.run([PCT] + list(args), input=stdin, capture_output=True,
+    return subprocess.run(WRAPPER + [PCT] + list(args), input=stdin, capture_output=True,
                           timeout=300, env=env)
 
 
@@ -310,7 +314,7 @@ def test_usage():
           short(result.stderr))
     if os.path.exists("/dev/full"):
         with open("/dev/full", "wb") as full:
-            result = subprocess.run([PCT, "encode", "x"], stdout=full, stderr=subprocess.PIPE,
+            result = subprocess.run(WRAPPER + [PCT, "encode", "x"], stdout=full, stderr=subprocess.PIPE,
                                     timeout=60)
         check("write error exits 2", result.returncode == 2, "exit %d" % result.returncode)
         check("write error message", b"error" in result.stderr.lower(), short(result.stderr))

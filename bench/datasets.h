@@ -1,0 +1,88 @@
+// datasets.h - the benchmark's input data, generated deterministically.
+//
+// Every data set is a stream of "units" that a record may not split: a byte,
+// a UTF-8 character, or the escapes of one character ("%E3%81%82"). Records
+// of a nominal size S are consecutive slices of the stream, each as long as
+// possible without exceeding S or splitting a unit, so every record is a
+// complete string (valid UTF-8 where the data is, whole escapes). A batch is
+// the records from offset 0 on, as many as fit in kBatchBytes (at least one:
+// S >= kBatchBytes gives one record). One benchmark iteration processes the
+// whole batch, so short records are many different strings, not one string
+// repeated, and the sizes up to 64 KiB work on the same cache footprint.
+#ifndef PCT_BENCH_DATASETS_H
+#define PCT_BENCH_DATASETS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pctbench {
+
+// Bytes processed per iteration for record sizes below it.
+constexpr size_t kBatchBytes = 64 * 1024;
+
+// The record sizes swept (bytes).
+extern const std::vector<size_t> kRecordSizes;
+
+// A byte buffer aligned to 64 bytes (std::vector gives no alignment).
+class AlignedBuffer {
+  public:
+    AlignedBuffer() = default;
+    explicit AlignedBuffer(size_t size);
+    char *data() const
+    {
+        return data_.get();
+    }
+    size_t size() const
+    {
+        return size_;
+    }
+
+  private:
+    struct Free {
+        void operator()(char *p) const;
+    };
+    std::unique_ptr<char, Free> data_;
+    size_t size_ = 0;
+};
+
+struct UnitStream {
+    std::string bytes;
+    std::vector<uint32_t> cuts; // unit boundaries: 0, ..., bytes.size()
+};
+
+struct Record {
+    size_t offset; // in Batch::input
+    size_t len;
+};
+
+struct Batch {
+    const char *dataset;
+    size_t size; // nominal record size S
+    AlignedBuffer input;
+    size_t total = 0; // sum of the record lengths
+    std::vector<Record> records;
+    bool has_nul = false; // some record contains a 0 byte
+};
+
+// The data sets: the four raw ones (encoder input), the same four encoded
+// with pct_set_component ("<name>.enc", decoder input), and "access-log".
+enum class Kind {
+    Raw,
+    Encoded,
+};
+struct DatasetInfo {
+    const char *name;
+    Kind kind;
+    const char *description;
+};
+const std::vector<DatasetInfo> &datasets();
+
+// The batch of data set `name` for record size `size` (built on first use).
+const Batch &batch(const std::string &name, size_t size);
+
+} // namespace pctbench
+
+#endif

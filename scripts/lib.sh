@@ -1,0 +1,90 @@
+# shellcheck shell=bash disable=SC2034
+# scripts/lib.sh - shared by scripts/test.sh and scripts/demo.sh (source it, don't run it).
+
+# Debian 12 packages the build, the tests and the demo need.
+# libc6-dev-arm64-cross is only a Recommends of gcc-aarch64-linux-gnu, so it is named here.
+PCT_PACKAGES=(
+    meson ninja-build pkg-config gcc g++ clang libclang-rt-14-dev clang-format python3 nodejs
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libsimde-dev libbenchmark-dev
+)
+
+# The release build: one configuration shared by test.sh (gcc step) and demo.sh.
+PCT_RELEASE_DIR=build/release
+PCT_RELEASE_ARGS=(-Dbuildtype=release -Dwerror=true)
+
+pct_log() { printf '%s\n' "$*" >&2; }
+
+# Prints the packages of PCT_PACKAGES that are not installed.
+pct_missing_packages() {
+    local p status
+    for p in "${PCT_PACKAGES[@]}"; do
+        status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) || status=
+        [[ $status == installed ]] || printf '%s\n' "$p"
+    done
+}
+
+# pct_ensure_packages [install=1|0]
+# Installs the missing packages when root (apt-get update + install, only if something
+# is missing). Not root, or install=0: lists what is missing. Returns non-zero when
+# something is still missing.
+pct_ensure_packages() {
+    local install=${1:-1}
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        pct_log "note: not a Debian system (no dpkg-query): cannot check packages; needed:"
+        pct_log "      ${PCT_PACKAGES[*]}"
+        return 0
+    fi
+    local missing
+    mapfile -t missing < <(pct_missing_packages)
+    ((${#missing[@]} == 0)) && return 0
+
+    if [[ $install != 1 ]]; then
+        pct_log "missing Debian packages: ${missing[*]}"
+        pct_log "install them with: sudo apt-get install --no-install-recommends ${missing[*]}"
+        return 1
+    fi
+    if [[ $(id -u) != 0 ]]; then
+        pct_log "error: missing Debian packages: ${missing[*]}"
+        pct_log "install them with:"
+        pct_log "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}"
+        pct_log "(or run this script as root, which installs them)"
+        return 1
+    fi
+    pct_log "installing missing packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q || return 1
+    apt-get install -y -q --no-install-recommends "${missing[@]}" || return 1
+    mapfile -t missing < <(pct_missing_packages)
+    if ((${#missing[@]} > 0)); then
+        pct_log "error: still missing after apt-get install: ${missing[*]}"
+        return 1
+    fi
+}
+
+# pct_meson_setup DIR [meson setup args...]
+# Configures DIR unless it is already configured with the same arguments and the
+# same CC/CXX (remembered in DIR/.pct-setup); otherwise wipes it and configures
+# afresh. ninja re-runs meson by itself when a meson.build changes.
+pct_meson_setup() {
+    local dir=$1
+    shift
+    local key="CC=${CC:-} CXX=${CXX:-} $*"
+    if [[ -f $dir/build.ninja && -f $dir/.pct-setup && $(<"$dir/.pct-setup") == "$key" ]]; then
+        return 0
+    fi
+    rm -rf -- "$dir"
+    meson setup "$dir" "$@" || return 1
+    printf '%s' "$key" >"$dir/.pct-setup"
+}
+
+# Milliseconds since the epoch.
+pct_now_ms() {
+    local ns
+    ns=$(date +%s%N)
+    echo $((ns / 1000000))
+}
+
+# 12345 ms -> "12.3s"
+pct_fmt_ms() {
+    printf '%d.%01ds' $(($1 / 1000)) $((($1 % 1000) / 100))
+}

@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+# scripts/test.sh - build and test libpct in every configuration CI checks.
+#
+#   bash scripts/test.sh [--quick] [--no-install]
+#
+# Steps (each in its own build directory, so re-runs are incremental):
+#   format  clang-format --dry-run --Werror over src/ include/ tools/ tests/ bench/
+#   gcc     gcc release build, -Dwerror=true                       build/release
+#   clang   clang build, -Dwerror=true                             build/clang
+#   asan    gcc ASan+UBSan, debugoptimized, -Dwerror=true          build/asan
+#   arm64   aarch64 cross build, tests under qemu-user             build/arm64
+#
+#   --quick       skip the clang and arm64 steps (fast local loop)
+#   --no-install  never install packages (as root, missing Debian packages are
+#                 otherwise installed with apt-get)
+#
+# Every step runs even if an earlier one failed. The last line of output is
+# "tests: N passed, M failed[, K skipped]"; the exit status is non-zero iff
+# M > 0 or N == 0 (nothing passed). A step that cannot configure or build counts as
+# one failed test; skipped tests are never counted as passed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+quick=0
+install=1
+for arg in "$@"; do
+    case $arg in
+    --quick) quick=1 ;;
+    --no-install) install=0 ;;
+    -h | --help)
+        sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"
+        exit 0
+        ;;
+    *)
+        echo "test.sh: unknown option: $arg (try --help)" >&2
+        exit 2
+        ;;
+    esac
+done
+
+QEMU_AARCH64=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+
+# ---------------------------------------------------------------------------
+# Bookkeeping
+# ---------------------------------------------------------------------------
+total_pass=0
+total_fail=0
+total_skip=0
+summary=()      # one line per step
+failed_tests=() # step/name (RESULT)
+skipped_tests=()
+done_=0
+
+print_total() {
+    local line="tests: $total_pass passed, $total_fail failed"
+    ((total_skip > 0)) && line+=", $total_skip skipped"
+    echo "$line"
+}
+
+on_exit() {
+    local rc=$?
+    if ((done_ == 0)); then
+        # Something outside the steps went wrong: still end with the totals line.
+        echo "test.sh: aborted (exit status $rc)"
+        total_fail=$((total_fail + 1))
+        print_total
+        exit 1
+    fi
+}
+trap on_exit EXIT
+
+# record STEP PASSED FAILED SKIPPED MILLISECONDS [NOTE]
+record() {
+    local step=$1 p=$2 f=$3 s=$4 ms=$5 note=${6:-}
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+    total_skip=$((total_skip + s))
+    local line
+    line=$(printf '  %-7s %3d passed, %2d failed' "$step" "$p" "$f")
+    ((s > 0)) && line+=$(printf ', %d skipped' "$s")
+    line+="  ($(pct_fmt_ms "$ms"))"
+    [[ -n $note ]] && line+="  $note"
+    summary+=("$line")
+    echo
+    echo "<== $step: $p passed, $f failed$( ((s > 0)) && printf ', %d skipped' "$s")" \
+        "($(pct_fmt_ms "$ms"))${note:+ - $note}"
+}
+
+banner() {
+    echo
+    echo "==> $1"
+}
+
+# count_testlog STEP FILE: prints "P F S", then "FAIL name (RESULT)" / "SKIP name" lines.
+count_testlog() {
+    python3 - "$1" "$2" <<'EOF'
+import json, sys
+step, path = sys.argv[1], sys.argv[2]
+p = f = s = 0
+details = []
+with open(path, encoding="utf-8", errors="replace") as fh:
+    for line in fh:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            t = json.loads(line)
+        except ValueError:
+            f += 1
+            details.append("FAIL %s/(unreadable testlog line)" % step)
+            continue
+        res, name = t.get("result", "?"), t.get("name", "?")
+        if res in ("OK", "EXPECTEDFAIL"):
+            p += 1
+        elif res == "SKIP":
+            s += 1
+            details.append("SKIP %s/%s" % (step, name))
+        else:  # FAIL, TIMEOUT, ERROR, UNEXPECTEDPASS, INTERRUPT, ...
+            f += 1
+            details.append("FAIL %s/%s (%s)" % (step, name, res))
+print(p, f, s)
+print("\n".join(details))
+EOF
+}
+
+# ---------------------------------------------------------------------------
+# Steps
+# ---------------------------------------------------------------------------
+
+# meson_step STEP DIR [meson setup args...]
+# Uses the caller's environment (CC, CXX, sanitizer options...) and the array
+# test_args (extra `meson test` arguments).
+meson_step() {
+    local step=$1 dir=$2
+    shift 2
+    local t0 p=0 f=0 s=0 note='' rc=0 counts line
+    t0=$(pct_now_ms)
+    if ! pct_meson_setup "$dir" "$@"; then
+        f=1 note="configure failed"
+    elif ! ninja -C "$dir"; then
+        f=1 note="build failed"
+    else
+        rm -f "$dir/meson-logs/testlog.json"
+        meson test -C "$dir" --no-rebuild --print-errorlogs "${test_args[@]}" || rc=$?
+        if [[ -s $dir/meson-logs/testlog.json ]]; then
+            if counts=$(count_testlog "$step" "$dir/meson-logs/testlog.json"); then
+                read -r p f s <<<"${counts%%$'\n'*}"
+                while IFS= read -r line; do
+                    case $line in
+                    FAIL\ *) failed_tests+=("${line#FAIL }") ;;
+                    SKIP\ *) skipped_tests+=("${line#SKIP }") ;;
+                    esac
+                done < <(tail -n +2 <<<"$counts")
+            else
+                f=1 note="could not read $dir/meson-logs/testlog.json"
+            fi
+        elif ((rc == 0)); then
+            note="no tests defined"
+        fi
+        if ((rc != 0 && f == 0)); then
+            # meson test failed without a failing test (e.g. it could not start).
+            f=1 note="meson test exited with status $rc"
+        fi
+    fi
+    [[ $f -gt 0 && -n $note ]] && failed_tests+=("$step ($note)")
+    record "$step" "$p" "$f" "$s" $(($(pct_now_ms) - t0)) "$note"
+}
+
+step_format() {
+    banner "format: clang-format --dry-run --Werror"
+    local t0 dirs=() files=() bad=() d f out
+    t0=$(pct_now_ms)
+    for d in src include tools tests bench; do
+        [[ -d $d ]] && dirs+=("$d")
+    done
+    if ((${#dirs[@]})); then
+        mapfile -t files < <(find "${dirs[@]}" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' \) |
+            LC_ALL=C sort)
+    fi
+    if ((${#files[@]} == 0)); then
+        echo "no C sources yet"
+        skipped_tests+=("format/clang-format (no files)")
+        record format 0 0 1 $(($(pct_now_ms) - t0))
+        return
+    fi
+    if ! command -v clang-format >/dev/null 2>&1; then
+        failed_tests+=("format/clang-format (clang-format not installed)")
+        record format 0 1 0 $(($(pct_now_ms) - t0)) "clang-format not installed"
+        return
+    fi
+    for f in "${files[@]}"; do
+        if ! out=$(clang-format --dry-run --Werror "$f" 2>&1); then
+            bad+=("$f")
+            printf '%s\n' "$out" | head -n 12
+        fi
+    done
+    echo "$(clang-format --version): ${#files[@]} files checked, ${#bad[@]} not formatted"
+    if ((${#bad[@]})); then
+        echo "fix with: clang-format -i ${bad[*]}"
+        failed_tests+=("format/clang-format (${#bad[@]} files not formatted)")
+        record format 0 1 0 $(($(pct_now_ms) - t0)) "not formatted: ${bad[*]}"
+    else
+        record format 1 0 0 $(($(pct_now_ms) - t0))
+    fi
+}
+
+step_gcc() {
+    banner "gcc: release build, -Dwerror=true ($PCT_RELEASE_DIR)"
+    local -x CC=gcc CXX=g++
+    local test_args=()
+    meson_step gcc "$PCT_RELEASE_DIR" "${PCT_RELEASE_ARGS[@]}"
+}
+
+step_clang() {
+    banner "clang: clang build, -Dwerror=true (build/clang)"
+    local -x CC=clang CXX=clang++
+    local test_args=()
+    meson_step clang build/clang -Dbuildtype=release -Dwerror=true
+}
+
+step_asan() {
+    banner "asan: gcc ASan+UBSan, debugoptimized, -Dwerror=true (build/asan)"
+    local -x CC=gcc CXX=g++
+    # meson 1.0 does not fail a test on a UBSan report unless it halts.
+    local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    local -x ASAN_OPTIONS=detect_leaks=1
+    local test_args=(--timeout-multiplier 3)
+    meson_step asan build/asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized \
+        -Dwerror=true
+}
+
+step_arm64() {
+    banner "arm64: aarch64 cross build, tests under qemu-user (build/arm64)"
+    # The cross file names the aarch64 compilers; CC/CXX are for the build machine.
+    local -x CC=gcc CXX=g++
+    # Unit tests shrink their iteration counts; scripts that run the (aarch64)
+    # pct binary themselves prefix it with PCT_EXE_WRAPPER.
+    local -x PCT_TEST_QUICK=1
+    local -x PCT_EXE_WRAPPER="${QEMU_AARCH64[*]}"
+    local test_args=(--timeout-multiplier 5)
+    # No pkg-config in the cross file: google-benchmark is never found; the
+    # benchmarks (C++) are disabled so no aarch64 g++ is needed.
+    meson_step arm64 build/arm64 --cross-file cross/aarch64-linux-gnu.ini \
+        -Dbuildtype=release -Dwerror=true -Dbench=disabled
+}
+
+skipped_step() {
+    summary+=("$(printf '  %-7s skipped (%s)' "$1" "$2")")
+    echo
+    echo "==> $1: skipped ($2)"
+}
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+unset PCT_EXE_WRAPPER PCT_TEST_QUICK
+start_ms=$(pct_now_ms)
+
+banner "packages"
+if ! pct_ensure_packages "$install"; then
+    if ((install == 1)); then
+        # Not root (or apt-get failed): say what is needed and stop.
+        failed_tests+=("packages (missing Debian packages, see above)")
+        record packages 0 1 0 $(($(pct_now_ms) - start_ms)) "missing Debian packages"
+        echo
+        echo "test.sh: install the packages above, or run with --no-install to try anyway"
+        done_=1
+        print_total
+        exit 1
+    fi
+    echo "--no-install: continuing; steps that need the missing packages will fail"
+else
+    echo "all needed packages are installed"
+fi
+echo "$(meson --version 2>/dev/null | sed 's/^/meson /') | $(gcc --version 2>/dev/null | head -n 1)" \
+    "| $(clang --version 2>/dev/null | head -n 1) | $(nproc 2>/dev/null || echo ?) cores" || true
+
+step_format
+step_gcc
+if ((quick)); then skipped_step clang --quick; else step_clang; fi
+step_asan
+if ((quick)); then skipped_step arm64 --quick; else step_arm64; fi
+
+echo
+echo "== summary ($(pct_fmt_ms $(($(pct_now_ms) - start_ms))) in all)"
+printf '%s\n' "${summary[@]}"
+if ((${#failed_tests[@]})); then
+    echo "failed:"
+    printf '  %s\n' "${failed_tests[@]}"
+fi
+if ((${#skipped_tests[@]})); then
+    echo "skipped:"
+    printf '  %s\n' "${skipped_tests[@]}"
+fi
+if ((total_pass == 0 && total_fail == 0)); then
+    echo "test.sh: no test passed (none ran): failing"
+fi
+done_=1
+print_total
+((total_fail == 0 && total_pass > 0))
