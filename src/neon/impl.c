@@ -1,0 +1,25 @@
+/* neon/impl.c - the NEON implementation's descriptor: "neon" natively on
+ * AArch64, "neon-simde" when built through SIMDe's emulation elsewhere
+ * (PCT_NEON_SIMDE; that runs on any CPU, so it requires no feature). */
+#include "cpu.h"
+#include "neon/neon.h"
+
+#if defined(PCT_NEON_SIMDE)
+#define NEON_IMPL pct_neon_simde_impl
+#define NEON_NAME "neon-simde"
+#define NEON_REQUIRED 0
+#else
+#define NEON_IMPL pct_neon_impl
+#define NEON_NAME "neon"
+#define NEON_REQUIRED PCT_CPU_NEON
+#endif
+
+const pct_impl NEON_IMPL = {
+    .name = NEON_NAME,
+    .required = NEON_REQUIRED,
+    .find = pct_neon_find,
+    .encode_length = pct_neon_encode_length,
+    .encode = pct_neon_encode,
+    .decode = pct_neon_decode,
+    .validate = pct_neon_validate,
+};
