@@ -11,6 +11,11 @@ PCT_PACKAGES=(
 # The release build: one configuration shared by test.sh (gcc step) and demo.sh.
 PCT_RELEASE_DIR=build/release
 PCT_RELEASE_ARGS=(-Dbuildtype=release -Dwerror=true)
+# The libFuzzer configuration (clang), shared by the fuzz step of test.sh and
+# by fuzz.sh so both reuse build/fuzz.
+PCT_FUZZ_DIR=build/fuzz
+PCT_FUZZ_ARGS=(-Dfuzz=true "-Db_sanitize=address,undefined" -Db_lundef=false
+    -Ddefault_library=static -Dbench=disabled -Dbuildtype=debugoptimized -Dwerror=true)
 
 pct_log() { printf '%s\n' "$*" >&2; }
 

@@ -8,9 +8,11 @@
 #   gcc     gcc release build, -Dwerror=true                       build/release
 #   clang   clang build, -Dwerror=true                             build/clang
 #   asan    gcc ASan+UBSan, debugoptimized, -Dwerror=true          build/asan
+#   fuzz    clang libFuzzer targets, ASan+UBSan, each run          build/fuzz
+#           $PCT_FUZZ_SECONDS (default 20) s on a copy of its seed corpus
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
 #
-#   --quick       skip the clang and arm64 steps (fast local loop)
+#   --quick       skip the clang, fuzz and arm64 steps (fast local loop)
 #   --no-install  never install packages (as root, missing Debian packages are
 #                 otherwise installed with apt-get)
 #
@@ -232,6 +234,16 @@ step_asan() {
         -Dwerror=true
 }
 
+step_fuzz() {
+    banner "fuzz: clang libFuzzer targets, ASan+UBSan, ${PCT_FUZZ_SECONDS:-20}s each ($PCT_FUZZ_DIR)"
+    local -x CC=clang CXX=clang++
+    local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    local -x PCT_FUZZ_SECONDS=${PCT_FUZZ_SECONDS:-20}
+    # Only the fuzz suite: the unit tests already ran under ASan (asan step).
+    local test_args=(--suite fuzz)
+    meson_step fuzz "$PCT_FUZZ_DIR" "${PCT_FUZZ_ARGS[@]}"
+}
+
 step_arm64() {
     banner "arm64: aarch64 cross build, tests under qemu-user (build/arm64)"
     # The cross file names the aarch64 compilers; CC/CXX are for the build machine.
@@ -282,6 +294,7 @@ step_format
 step_gcc
 if ((quick)); then skipped_step clang --quick; else step_clang; fi
 step_asan
+if ((quick)); then skipped_step fuzz --quick; else step_fuzz; fi
 if ((quick)); then skipped_step arm64 --quick; else step_arm64; fi
 
 echo
