@@ -25,6 +25,7 @@
 #endif
 
 #include "pct.h"
+#include "logs.h"
 
 enum {
     EXIT_ALL_OK = 0,
@@ -214,6 +215,8 @@ static const struct command commands[] = {
      1, decode_record},
     {"normalize", "RFC 3986 normalization: upper-case hex, decode unreserved bytes",
      BIT(OPT_STRICT), 1, normalize_record},
+    /* Parses its own options and reads whole files: see tools/logs.c. */
+    {"logs", PCT_LOGS_SUMMARY, 0, 1, NULL},
     {"validate", "check that input is correctly encoded for the set (no output)",
      BIT(OPT_SET) | BIT(OPT_SAFE) | BIT(OPT_UNSAFE) | BIT(OPT_PLUS) | BIT(OPT_STRICT) |
          BIT(OPT_UTF8) | BIT(OPT_PERCENT_U),
@@ -705,8 +708,29 @@ static void process_input(struct run *run, const struct invocation *inv)
     }
 }
 
+/* 1 if the command (the first argument that is not an option or an
+ * option's value) is `logs`, which parses its own command line. */
+static int is_logs_command(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0)
+            return i + 1 < argc && strcmp(argv[i + 1], "logs") == 0;
+        if (arg[0] != '-' || arg[1] == '\0')
+            return strcmp(arg, "logs") == 0;
+        if (arg[1] == '-' && strchr(arg, '=') == NULL) {
+            const struct option_spec *spec = find_long_option(arg + 2, strlen(arg + 2));
+            if (spec != NULL && spec->value_name != NULL)
+                i++;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (is_logs_command(argc, argv))
+        return pct_logs_main(argc, argv);
     /* Fully buffered, large: this tool is a filter for big files too. */
     setvbuf(stdout, stdout_buffer, _IOFBF, sizeof stdout_buffer);
 

@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Tests of `pct logs`, through the real binary.
+
+Usage: test_logs.py PATH_TO_PCT [GROUP...]   (no GROUP: all of them)
+
+Prints one line per failed check, then "N passed, M failed"; exits 1 if any
+check failed, 2 on bad usage. Python 3 standard library only. Cross builds:
+MESON_EXE_WRAPPER (or PCT_EXE_WRAPPER) runs the binary, as in test_cli.py.
+"""
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+
+PCT = None
+WRAPPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER") or os.environ.get("PCT_EXE_WRAPPER") or "")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SAMPLE = os.path.join(ROOT, "data", "sample-access.log")
+LOGS = os.path.join(HERE, "logs")
+passed = 0
+failed = 0
+
+
+def short(value, limit=160):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "...(%d bytes)" % len(value)
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s%s" % (name, ": " + detail if detail else ""))
+    return condition
+
+
+def run(args, stdin=b""):
+    return subprocess.run(WRAPPER + [PCT, "logs"] + list(args), input=stdin, capture_output=True,
+                          timeout=600)
+
+
+def run_ok(name, args, stdin=b""):
+    result = run(args, stdin)
+    check(name + " (exit 0)", result.returncode == 0,
+          "exit %d; stderr %s" % (result.returncode, short(result.stderr)))
+    return result
+
+
+def same_lines(name, data, out):
+    """One output line per input line, same terminators at the end."""
+    check(name + " (line count)", data.count(b"\n") == out.count(b"\n"),
+          "in %d, out %d" % (data.count(b"\n"), out.count(b"\n")))
+    check(name + " (last terminator)", data.endswith(b"\n") == out.endswith(b"\n")
+          and (data == b"") == (out == b""), "in ends %s, out ends %s" % (short(data[-5:]), short(out[-5:])))
+    check(name + " (CRLF kept)", data.count(b"\r\n") <= out.count(b"\r\n"),
+          "in %d, out %d" % (data.count(b"\r\n"), out.count(b"\r\n")))
+
+
+def controls_escaped(name, data, out, json_mode):
+    """Decoding never adds a raw control byte: besides line terminators, the
+    output holds no more of each than the input (unparsed lines are passed
+    through untouched); JSON output holds none."""
+    def controls(blob):
+        body = blob.replace(b"\r\n", b"").replace(b"\n", b"")
+        return [c for c in body if c < 0x20 or c == 0x7F]
+    got, had = controls(out), controls(data)
+    if json_mode:
+        had = []
+    extra = [c for c in set(got) if got.count(c) > had.count(c)]
+    check(name + " (no decoded control bytes)", not extra, "found %s" % short(bytes(extra[:10])))
+
+
+def line(target, referer="-", agent="Mozilla/5.0", status="200", size="123"):
+    return ('192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET %s HTTP/1.1" %s %s "%s" "%s"'
+            % (target, status, size, referer, agent)).encode("latin-1")
+
+
+# --------------------------------------------------------------------------
+# Inputs every mode must keep line for line
+# --------------------------------------------------------------------------
+
+def inputs():
+    rng = random.Random(1234)
+    every_control = b"\n".join(line("/c%%%02X?q=%%%02X" % (c, c)) for c in list(range(0x20)) + [0x7F])
+    garbage = bytes(rng.randrange(256) for _ in range(20000))
+    return {
+        "empty": b"",
+        "no trailing newline": line("/a%20b") + b"\n" + line("/last"),
+        "crlf": line("/a%0Ab") + b"\r\n" + line("/b") + b"\r\n",
+        "lone cr": line("/a") + b"\r",
+        "blank lines": b"\n\n\r\n" + line("/x") + b"\n\n",
+        "long line": line("/" + "%41%0A" * ((8 << 20) // 6 + 1)) + b"\n" + line("/after") + b"\n",
+        "binary garbage": garbage,
+        "nul bytes": line("/a%00b") + b"\n\x00\x00\n" + line("/n\x00ul") + b"\n",
+        "unparsed": b"not a log line\n" + b"\"GET / HTTP/1.1\"\n" + line("/ok") + b"\n[broken",
+        "malformed escapes": line("/%zz%4%%%u12%uZZZZ%") + b"\n" + line("/?%=%&%%") + b"\n",
+        "every control": every_control + b"\n",
+        "invalid utf8": line("/%FF%C0%AF%ED%A0%80%F4%90%80%80/\xff\xfe") + b"\n",
+        "percent u": line("/%uD83D%uDE00/%u0041/%uD800") + b"\n",
+        "quotes and backslashes": line('/%22%5C\\"\\\\\\x41%22') + b"\n",
+        "apache escapes": b'1.2.3.4 - - [t] "\\x16\\x03\\x01\\x00" 400 226 "-" "-"\n',
+        "iis": open(os.path.join(LOGS, "iis-fields-change.log"), "rb").read(),
+        "sample": open(SAMPLE, "rb").read(),
+    }
+
+
+MODES = [
+    [],
+    ["--json"],
+    ["--referer", "--decode-slash"],
+    ["--query", "plain", "--bytes"],
+    ["--query", "keep", "--json", "--referer"],
+    ["--format", "combined"],
+    ["--format", "common", "--percent-u"],
+    ["--format", "w3c"],
+    ["--field", "7"],
+    ["--field", "2", "--json"],
+]
+
+
+def test_lines():
+    for name, data in inputs().items():
+        for mode in MODES:
+            label = "%s %s" % (name, " ".join(mode))
+            result = run_ok(label, mode + ["--threads", "1"], data)
+            same_lines(label, data, result.stdout)
+            controls_escaped(label, data, result.stdout, "--json" in mode)
+            if "--json" in mode:
+                check_json(label, result.stdout)
+
+
+def test_threads():
+    """Same output for 1 and N threads, tiny chunks, files and pipes."""
+    data = inputs()
+    big = data["sample"] * 3 + data["nul bytes"] + data["every control"] + data["sample"]
+    for name, blob in [("mixed", big), ("iis", data["iis"] * 50), ("long line", data["long line"])]:
+        with tempfile.NamedTemporaryFile(suffix=".log") as f:
+            f.write(blob)
+            f.flush()
+            for mode in [[], ["--json"], ["--format", "w3c"]]:
+                ref = run_ok(name + " 1 thread", mode + ["--threads", "1", f.name]).stdout
+                same_lines(name + " 1 thread", blob, ref)
+                for threads, chunk in [(2, "4k"), (3, "1k"), (4, "64k"), (8, "100")]:
+                    label = "%s %s threads %d chunk %s" % (name, " ".join(mode), threads, chunk)
+                    out = run_ok(label, mode + ["--threads", str(threads), "--chunk-size", chunk,
+                                                f.name]).stdout
+                    check(label + " (same as 1 thread)", out == ref,
+                          "%d vs %d bytes" % (len(out), len(ref)))
+                out = run_ok(name + " stdin file", mode + ["--threads", "2", "-"], blob).stdout
+                check(name + " stdin (same)", out == ref)
+                label = name + " " + " ".join(mode) + " random-sized pipe writes"
+                out = piped(mode + ["--threads", "3", "--chunk-size", "8k"], blob)
+                check(label + " (same as 1 thread)", out == ref,
+                      "%d vs %d bytes" % (len(out), len(ref)))
+
+
+def piped(args, data, seed=7):
+    rng = random.Random(seed)
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(WRAPPER + [PCT, "logs"] + args, stdin=subprocess.PIPE, stdout=out,
+                                stderr=subprocess.PIPE)
+        pos = 0
+        while pos < len(data):
+            n = rng.choice([1, 2, 7, 100, 4095, 4096, 65537, 300000])
+            proc.stdin.write(data[pos:pos + n])
+            proc.stdin.flush()
+            pos += n
+            if rng.random() < 0.01:
+                time.sleep(0.002)
+        proc.stdin.close()
+        err = proc.stderr.read()
+        code = proc.wait(timeout=600)
+        check("pipe exit 0", code == 0, "exit %d; %s" % (code, short(err)))
+        out.seek(0)
+        return out.read()
+
+
+# --------------------------------------------------------------------------
+# Exact outputs
+# --------------------------------------------------------------------------
+
+def test_sample():
+    for extra in [[], ["--threads", "2", "--chunk-size", "10k"]]:
+        result = run_ok("sample", [SAMPLE] + extra)
+        want = open(os.path.join(LOGS, "sample-access.expected"), "rb").read()
+        check("sample %s (matches sample-access.expected)" % extra, result.stdout == want,
+              first_difference(result.stdout, want))
+    iis = os.path.join(LOGS, "iis-fields-change.log")
+    result = run_ok("iis", [iis])
+    want = open(os.path.join(LOGS, "iis-fields-change.expected"), "rb").read()
+    check("iis (matches iis-fields-change.expected)", result.stdout == want,
+          first_difference(result.stdout, want))
+
+
+def first_difference(got, want):
+    for i, (a, b) in enumerate(zip(got.split(b"\n"), want.split(b"\n"))):
+        if a != b:
+            return "line %d: got %s, want %s" % (i + 1, short(a, 300), short(b, 300))
+    return "lengths %d vs %d" % (len(got), len(want))
+
+
+def expect_line(name, args, data, want):
+    result = run_ok(name, args, data)
+    check(name + " (stdout)", result.stdout == want,
+          "got %s, want %s" % (short(result.stdout, 300), short(want, 300)))
+
+
+def test_decoding():
+    p = b'1.2.3.4 - - [t] "GET '
+    s = b' HTTP/1.1" 200 5 "-" "ua"\n'
+    expect_line("path and form query", [], p + b"/a%20b/c%2Fd?x=1+2%26y%3D&z=%C3%A9" + s,
+                p + b"/a b/c%2Fd?x=1 2%26y%3D&z=\xc3\xa9" + s)
+    expect_line("decode slash", ["--decode-slash"], p + b"/c%2Fd" + s, p + b"/c/d" + s)
+    expect_line("plain query", ["--query", "plain"], p + b"/?a=1+2%20" + s, p + b"/?a=1+2 " + s)
+    expect_line("keep query", ["--query", "keep"], p + b"/%41?a=%41+" + s, p + b"/A?a=%41+" + s)
+    expect_line("keep query as written", ["--query", "keep"], p + b'/?a=\\"%0A' + s, p + b'/?a=\\"%0A' + s)
+    expect_line("control escapes", [], p + b"/%0A%0D%09%1B[31m%00%7F" + s,
+                p + b"/\\n\\r\\t\\x1b[31m\\x00\\x7f" + s)
+    expect_line("C1 controls", [], p + b"/%C2%9B2J" + s, p + b"/\\xc2\\x9b2J" + s)
+    expect_line("quote and backslash", [], p + b"/%22%5C" + s, p + b'/\\"\\\\' + s)
+    expect_line("apache escapes kept", [], p + b'/\\"%22\\\\\\x41' + s, p + b'/\\"\\"\\\\\\x41' + s)
+    expect_line("invalid utf8 -> U+FFFD", [], p + b"/%FFa" + s, p + b"/\xef\xbf\xbda" + s)
+    expect_line("--bytes keeps", ["--bytes"], p + b"/%FFa" + s, p + b"/\xffa" + s)
+    expect_line("percent-u", ["--percent-u"], p + b"/%uD83D%uDE00" + s, p + b"/\xf0\x9f\x98\x80" + s)
+    expect_line("no percent-u by default", [], p + b"/%uD83D" + s, p + b"/%uD83D" + s)
+    expect_line("referer", ["--referer"],
+                b'1 - - [t] "GET /%41 HTTP/1.1" 200 5 "http://x/%41?q=a+b%0A" "u%41"\n',
+                b'1 - - [t] "GET /A HTTP/1.1" 200 5 "http://x/A?q=a b\\n" "u%41"\n')
+    expect_line("common", [], b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n', b'1 - - [t] "GET /A HTTP/1.0" 200 -\n')
+    expect_line("combined needs referer", ["--format", "combined"], b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n',
+                b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n')
+    expect_line("field", ["--field", "2"], b"a /x%20y%0A?q=1+1 c\n", b"a /x\\x20y\\n?q=1\\x201 c\n")
+    expect_line("field missing", ["--field", "5"], b"a /x%20y c\n", b"a /x%20y c\n")
+    expect_line("unparsed untouched", [], b"\x1b[2J %41 garbage\n", b"\x1b[2J %41 garbage\n")
+
+
+def check_json(name, out):
+    keys = {"remote", "time", "method", "path", "query", "status", "bytes", "referer", "agent"}
+    ok = True
+    for i, text in enumerate(out.splitlines()):
+        try:
+            obj = json.loads(text.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            return check(name + " (valid JSON)", False, "line %d: %s: %s" % (i + 1, e, short(text)))
+        if not isinstance(obj, dict):
+            ok = False
+        elif "unparsed" in obj or "directive" in obj:
+            ok &= len(obj) == 1
+        elif "line" in obj:  # --field
+            ok &= {"path", "query", "line"} == set(obj)
+        else:
+            ok &= set(obj) == keys and isinstance(obj["query"], list) and all(
+                isinstance(p, list) and len(p) == 2 for p in obj["query"])
+        if not ok:
+            return check(name + " (JSON keys)", False, "line %d: %s" % (i + 1, short(text)))
+    return check(name + " (valid JSON)", True)
+
+
+def test_json():
+    data = (b'192.0.2.9 - bob [14/Mar/2026:06:00:00 +0000] "POST /a%2Fb/%E2%82%AC?x=1+2&y=%26&&z&=v HTTP/1.1" '
+            b'201 17 "http://r/?q=%0A" "UA \\"quoted\\""\n')
+    result = run_ok("json", ["--json"], data)
+    check_json("json", result.stdout)
+    obj = json.loads(result.stdout)
+    want = {"remote": "192.0.2.9", "time": "14/Mar/2026:06:00:00 +0000", "method": "POST",
+            "path": "/a%2Fb/\u20ac", "query": [["x", "1 2"], ["y", "&"], ["z", ""], ["", "v"]],
+            "status": 201, "bytes": 17, "referer": "http://r/?q=%0A", "agent": 'UA \\"quoted\\"'}
+    check("json values", obj == want, "got %r" % obj)
+    result = run_ok("json referer", ["--json", "--referer"], data)
+    check("json referer decoded", json.loads(result.stdout)["referer"] == "http://r/?q=\n")
+    result = run_ok("json common", ["--json"], b'1 - - [t] "GET / HTTP/1.0" 404 -\n')
+    obj = json.loads(result.stdout)
+    check("json common nulls", obj["referer"] is None and obj["agent"] is None and obj["bytes"] is None)
+    result = run_ok("json unparsed", ["--json"], b"junk \xff\x1b\n")
+    check("json unparsed", json.loads(result.stdout) == {"unparsed": "junk \ufffd\x1b"})
+    result = run(["--json", "--bytes"])
+    check("json --bytes is a usage error", result.returncode == 2)
+
+
+def test_usage():
+    for args in [["--bogus"], ["--format", "xml"], ["--query", "x"], ["--threads", "x"], ["--field"],
+                 ["--json=1"], ["/nonexistent/file.log"]]:
+        result = run(args)
+        check("usage %s (exit 2)" % args, result.returncode == 2, "exit %d" % result.returncode)
+        check("usage %s (message)" % args, result.stderr.strip() != b"")
+    result = run(["--help"])
+    check("--help", result.returncode == 0 and b"Usage: pct logs" in result.stdout
+          and b"Exit status" in result.stdout)
+    result = subprocess.run(WRAPPER + [PCT, "--help"], capture_output=True)
+    check("pct --help lists logs", b"logs" in result.stdout)
+    result = subprocess.run(WRAPPER + [PCT, "--impl", "scalar", "logs", "--threads", "1"],
+                            input=line("/%41") + b"\n", capture_output=True)
+    check("options before logs", result.returncode == 0 and b"GET /A " in result.stdout,
+          short(result.stdout + result.stderr))
+    # Files and stdin mixed, in order.
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        f.write(line("/%41") + b"\n")
+        f.flush()
+        result = run([f.name, "-", f.name], line("/%42") + b"\n")
+        check("files and -", result.stdout.count(b"GET /A ") == 2 and b"GET /B " in result.stdout
+              and result.stdout.index(b"GET /B ") > result.stdout.index(b"GET /A "))
+
+
+def test_stats():
+    data = (line("/%41%zz") + b"\n" + line("/plain") + b"\n" + b"junk\n" + line("/%FF") + b"\n")
+    result = run_ok("stats", ["--stats", "--threads", "2"], data)
+    err = result.stderr.decode()
+    for key, value in [("lines", 4), ("bytes", len(data)), ("lines with escapes", 2),
+                       ("malformed escapes", 1), ("invalid UTF-8", 1), ("unparsed lines", 1)]:
+        m = re.search(r"^%s: *(\d+)" % re.escape(key), err, re.M)
+        check("stats %s" % key, m is not None and int(m.group(1)) == value, repr(err))
+    check("stats GB/s", re.search(r"^throughput: *[\d.]+ GB/s", err, re.M) is not None, repr(err))
+    result = run_ok("progress", ["--progress", SAMPLE, "--threads", "1"])
+    check("progress on stderr", b"%" in result.stderr and b"ETA" in result.stderr)
+    result = run_ok("no progress when not a tty", [SAMPLE])
+    check("no progress when not a tty", result.stderr == b"")
+
+
+GROUPS = {"lines": test_lines, "threads": test_threads, "sample": test_sample,
+          "decoding": test_decoding, "json": test_json, "usage": test_usage, "stats": test_stats}
+
+
+def main(argv):
+    global PCT
+    if len(argv) < 2:
+        sys.stderr.write("usage: %s PATH_TO_PCT [GROUP...]\ngroups: %s\n" % (argv[0], " ".join(GROUPS)))
+        return 2
+    PCT = os.path.abspath(argv[1])
+    names = argv[2:] or list(GROUPS)
+    for name in names:
+        if name not in GROUPS:
+            sys.stderr.write("unknown group %r; groups: %s\n" % (name, " ".join(GROUPS)))
+            return 2
+    for name in names:
+        GROUPS[name]()
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
