@@ -119,7 +119,10 @@ typedef enum pct_status {
     /* A flag the function does not take, a contradictory flag combination, a
      * NULL pointer with a non-zero length, or an input too long for its output
      * size to be representable. count: 0. Nothing is written. */
-    PCT_INVALID_ARGUMENT = 4
+    PCT_INVALID_ARGUMENT = 4,
+    /* pct_normalize_path: an escape whose byte the policy REJECTs (%00, %2F,
+     * ...). count: offset of its '%'. */
+    PCT_REJECTED_BYTE = 5
 } pct_status;
 
 typedef struct pct_result {
@@ -276,6 +279,136 @@ PCT_API int pct_use_implementation(const char *name);
 /* The implementations this build and this CPU can run, best first:
  * for i in 0 .. until NULL. */
 PCT_API const char *pct_implementation_name(size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* Request paths (proxies) and IRI <-> URI                                   */
+/* ------------------------------------------------------------------------ */
+
+/* What pct_normalize_path does with an escape of a byte in a class. */
+typedef enum pct_path_action {
+    PCT_PATH_KEEP = 0,   /* leave it escaped (hex upper-cased) */
+    PCT_PATH_DECODE = 1, /* replace it by its byte (see %2F and %5C below) */
+    PCT_PATH_REJECT = 2  /* fail with PCT_REJECTED_BYTE at the offset of its '%' */
+} pct_path_action;
+
+enum {
+    /* Repeated separators count as one: "/a//b" is "/a/b" (before dot
+     * segments are removed, so "/a//../b" is "/b"). */
+    PCT_PATH_MERGE_SLASHES = 1,
+    /* A literal '\' is a separator, written '/' (WHATWG special URLs,
+     * Windows back ends); a %5C under DECODE then is one too. */
+    PCT_PATH_BACKSLASH = 2,
+    /* The path, every escape decoded, must be well-formed UTF-8
+     * (PCT_INVALID_UTF8 at the first byte of the ill-formed sequence). */
+    PCT_PATH_UTF8 = 4,
+    /* A '%' not followed by two hex digits is PCT_INVALID_ESCAPE (by
+     * default it is copied, with pct_normalize's stray-'%' rule). */
+    PCT_PATH_STRICT = 8
+};
+
+/* A policy: one action per class of escaped byte, plus PCT_PATH_* options.
+ * Every other escape is normalized as by pct_normalize (unreserved bytes
+ * decoded, the rest kept with upper-case hex). Literal bytes are copied
+ * unchanged (only '\' may become '/'): rejecting raw control bytes or
+ * spaces is the HTTP parser's job. */
+typedef struct pct_path_policy {
+    pct_path_action encoded_slash;     /* %2F */
+    pct_path_action encoded_backslash; /* %5C */
+    pct_path_action encoded_control;   /* %00-%1F and %7F */
+    pct_path_action encoded_percent;   /* %25 */
+    unsigned options;                  /* PCT_PATH_* */
+} pct_path_policy;
+
+/* Presets. Literal '.'/'..' segments and their escaped spellings (%2e, %2E,
+ * .%2e, %2e., %2e%2e) are removed by all of them.
+ *   default  %2F KEEP, %5C KEEP, controls REJECT, %25 KEEP; MERGE_SLASHES |
+ *            BACKSLASH. Conservative: decodes only unreserved bytes (and
+ *            writes '\' as '/'), so no later hop that decodes once finds a
+ *            separator, a dot segment or an escape the proxy did not see.
+ *   nginx    %2F DECODE, %5C DECODE, controls REJECT, %25 DECODE;
+ *            MERGE_SLASHES. nginx builds $uri by decoding every escape and
+ *            resolving dot segments on the decoded bytes (%2F is a
+ *            separator; merge_slashes on); it rejects %00 (it decodes
+ *            %01-%1F, which this preset rejects) and treats '\' as a
+ *            separator only on Windows.
+ *   envoy    %2F KEEP, %5C KEEP, controls KEEP, %25 KEEP; MERGE_SLASHES |
+ *            BACKSLASH. Envoy normalize_path (RFC 3986 normalization and
+ *            dot segments, '\' to '/') + merge_slashes, with
+ *            path_with_escaped_slashes_action KEEP_UNCHANGED (its default;
+ *            the action covers %2F and %5C together: REJECT_REQUEST is
+ *            REJECT for both, UNESCAPE_AND_FORWARD is DECODE for both).
+ *   apache   %2F KEEP, %5C DECODE, controls REJECT, %25 DECODE;
+ *            MERGE_SLASHES. httpd with AllowEncodedSlashes NoDecode (%2F
+ *            allowed, left encoded) and MergeSlashes On; it decodes other
+ *            escapes when mapping to a file, refuses %00, and on Unix a
+ *            decoded '\' is an ordinary byte.
+ * The presets model what each server decides on, not its exact bytes (they
+ * re-encode differently when forwarding). In front of a back end that
+ * decodes %5C and splits on '\' (IIS, Windows file systems) use %5C REJECT,
+ * or DECODE with PCT_PATH_BACKSLASH: under KEEP "/..%5C..%5Cx" is one
+ * segment here and a traversal there. Path parameters are not dot segments
+ * ("/..;/" stays): Java servlet containers that strip ";..." need "..;"
+ * rejected by the caller. */
+PCT_API extern const pct_path_policy pct_path_policy_default;
+PCT_API extern const pct_path_policy pct_path_policy_nginx;
+PCT_API extern const pct_path_policy pct_path_policy_envoy;
+PCT_API extern const pct_path_policy pct_path_policy_apache;
+/* The preset of that name ("default", "nginx", "envoy", "apache") or NULL. */
+PCT_API const pct_path_policy *pct_path_policy_by_name(const char *name);
+
+/* Normalizes the path of an origin-form request target ("/p/a/t/h?query";
+ * give the path and query of an absolute-form target, not the whole URL):
+ * src up to its first '?' or '#' is the path; from there on (query,
+ * fragment) it is copied as is.
+ * In the path, in this order, one token (byte or escape) at a time:
+ *  1. separators are found: '/', and with PCT_PATH_BACKSLASH '\'. An escape
+ *     under DECODE is decoded *before* the path is split: %2F (DECODE) is a
+ *     separator, %5C (DECODE) one with PCT_PATH_BACKSLASH. So
+ *     "/a/..%2F..%2Fetc" with %2F DECODE is "/etc", with %2F KEEP the one
+ *     segment "..%2F..%2Fetc": the output never holds a separator or a dot
+ *     segment that the normalization did not act on (decoding after
+ *     splitting would hand the next hop a fresh "../").
+ *  2. each escape gets its class's action (REJECT stops with
+ *     PCT_REJECTED_BYTE); other escapes are normalized as pct_normalize does.
+ *     %25 under DECODE stays %25 when the two bytes after it are hex digits
+ *     (nothing is decoded twice) or under PCT_PATH_STRICT, and an escape of
+ *     a hex digit right after a '%' stays escaped (pct_normalize's
+ *     stray-'%' rule).
+ *  3. dot segments are removed (RFC 3986 5.2.4). A segment is a dot segment
+ *     when it is exactly "." or ".." once its unreserved escapes are decoded,
+ *     so "%2e", ".%2E", "%2e%2e" are dots; "a%2e" or "..%2F.." are not (dots
+ *     are recognised only as whole segments). ".." never climbs above the
+ *     root: "/../a" is "/a". A relative path (no leading separator) follows
+ *     5.2.4 literally: leading "../" and "./" are dropped, "a/../b" is "/b".
+ * Output: separators written '/'; never longer than the input; the result is
+ * a fixed point (normalizing it again with the same policy changes nothing)
+ * and contains no "." or ".." segment. dst needs len bytes; dst == src is
+ * allowed (otherwise they must not overlap). policy NULL: the default.
+ * Errors: PCT_REJECTED_BYTE, PCT_INVALID_UTF8 (PCT_PATH_UTF8),
+ * PCT_INVALID_ESCAPE (PCT_PATH_STRICT), PCT_INVALID_ARGUMENT (also for an
+ * action or option out of range). */
+PCT_API pct_result pct_normalize_path(const char *src, size_t len, char *dst,
+                                      const pct_path_policy *policy);
+
+/* RFC 3987 3.1: IRI to URI. Every byte of a non-ASCII code point is written
+ * %HH (UTF-8, upper-case hex); ASCII, including '%' escapes and reserved
+ * characters, is copied. Every well-formed non-ASCII code point is encoded,
+ * also the few outside ucschar/iprivate (U+0080-U+009F, noncharacters): a
+ * URI can only carry them encoded. src must be well-formed UTF-8, else
+ * PCT_INVALID_UTF8 at the first byte of the ill-formed sequence. dst needs
+ * 3*len bytes and must not overlap src. */
+PCT_API pct_result pct_iri_to_uri(const char *src, size_t len, char *dst);
+
+/* RFC 3987 3.2: URI to IRI. A run of escapes that is the well-formed UTF-8
+ * of one code point is decoded when that code point is a ucschar, or an
+ * iprivate inside the query (after the first '?' and before a '#': the only
+ * component RFC 3987 allows them in). Everything else stays as written:
+ * escapes of ASCII bytes, of ill-formed sequences, of other code points, and
+ * of the bidi formatting characters of RFC 3987 4.1 (U+200E, U+200F,
+ * U+202A-U+202E); literal bytes are copied. Never fails on well-formed
+ * arguments; never longer than the input; dst == src allowed (otherwise no
+ * overlap). */
+PCT_API pct_result pct_uri_to_iri(const char *src, size_t len, char *dst);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,8 @@ const char *pct_status_string(pct_status status)
         return "byte must be percent-encoded";
     case PCT_INVALID_ARGUMENT:
         return "invalid argument";
+    case PCT_REJECTED_BYTE:
+        return "escaped byte rejected by the path policy";
     }
     return "unknown status";
 }

@@ -155,6 +155,8 @@ static inline const char *check_status_name(pct_status s)
         return "PCT_UNESCAPED_BYTE";
     case PCT_INVALID_ARGUMENT:
         return "PCT_INVALID_ARGUMENT";
+    case PCT_REJECTED_BYTE:
+        return "PCT_REJECTED_BYTE";
     }
     return "(unknown status)";
 }

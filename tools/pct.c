@@ -130,6 +130,7 @@ struct settings {
     pct_set keep; /* decode --keep */
     int has_keep;
     unsigned flags;
+    pct_path_policy path; /* path */
 };
 
 /* Processes src into out (growing it as needed) and returns the library's
@@ -169,6 +170,29 @@ static pct_result validate_record(const struct settings *settings, const char *s
     return pct_validate(src, len, &settings->set, settings->flags);
 }
 
+static pct_result path_record(const struct settings *settings, const char *src, size_t len,
+                              struct buffer *out)
+{
+    buffer_reserve(out, len);
+    return pct_normalize_path(src, len, out->data, &settings->path);
+}
+
+static pct_result iri_to_uri_record(const struct settings *settings, const char *src, size_t len,
+                                    struct buffer *out)
+{
+    (void)settings;
+    buffer_reserve(out, triple(len));
+    return pct_iri_to_uri(src, len, out->data);
+}
+
+static pct_result uri_to_iri_record(const struct settings *settings, const char *src, size_t len,
+                                    struct buffer *out)
+{
+    (void)settings;
+    buffer_reserve(out, len);
+    return pct_uri_to_iri(src, len, out->data);
+}
+
 /* Options, one bit each, so that each command can list those it takes. */
 enum option_id {
     OPT_SET,
@@ -187,7 +211,16 @@ enum option_id {
     OPT_QUIET,
     OPT_IMPL,
     OPT_HELP,
-    OPT_VERSION
+    OPT_VERSION,
+    OPT_POLICY,
+    OPT_ENCODED_SLASH, /* the four OPT_ENCODED_* in pct_path_policy's order */
+    OPT_ENCODED_BACKSLASH,
+    OPT_ENCODED_CONTROL,
+    OPT_ENCODED_PERCENT,
+    OPT_MERGE_SLASHES,
+    OPT_NO_MERGE_SLASHES,
+    OPT_BACKSLASH,
+    OPT_NO_BACKSLASH
 };
 
 #define BIT(id) (1u << (id))
@@ -221,6 +254,16 @@ static const struct command commands[] = {
      BIT(OPT_SET) | BIT(OPT_SAFE) | BIT(OPT_UNSAFE) | BIT(OPT_PLUS) | BIT(OPT_STRICT) |
          BIT(OPT_UTF8) | BIT(OPT_PERCENT_U),
      0, validate_record},
+    {"path", "normalize a request path for a proxy (dot segments, escapes by policy)",
+     BIT(OPT_POLICY) | BIT(OPT_ENCODED_SLASH) | BIT(OPT_ENCODED_BACKSLASH) |
+         BIT(OPT_ENCODED_CONTROL) | BIT(OPT_ENCODED_PERCENT) | BIT(OPT_MERGE_SLASHES) |
+         BIT(OPT_NO_MERGE_SLASHES) | BIT(OPT_BACKSLASH) | BIT(OPT_NO_BACKSLASH) | BIT(OPT_STRICT) |
+         BIT(OPT_UTF8),
+     1, path_record},
+    {"iri-to-uri", "RFC 3987 3.1: percent-encode every non-ASCII code point (UTF-8 input)", 0, 1,
+     iri_to_uri_record},
+    {"uri-to-iri", "RFC 3987 3.2: decode escapes of UTF-8 characters allowed in an IRI", 0, 1,
+     uri_to_iri_record},
 };
 
 #define COUNT_OF(array) (sizeof(array) / sizeof((array)[0]))
@@ -270,6 +313,16 @@ static const struct option_spec option_specs[] = {
     {OPT_KEEP_ESCAPES, "keep-escapes", 0, NULL, PCT_KEEP_ESCAPES,
      "copy existing %HH escapes (no double encoding)"},
     {OPT_PERCENT_U, "percent-u", 0, NULL, PCT_PERCENT_U, "also decode %uXXXX (UTF-16 units)"},
+    {OPT_POLICY, "policy", 0, "NAME", 0, "path preset: default, nginx, envoy, apache"},
+    {OPT_ENCODED_SLASH, "encoded-slash", 0, "ACTION", 0, "%2F: keep, decode or reject"},
+    {OPT_ENCODED_BACKSLASH, "encoded-backslash", 0, "ACTION", 0, "%5C: keep, decode or reject"},
+    {OPT_ENCODED_CONTROL, "encoded-control", 0, "ACTION", 0,
+     "%00-%1F, %7F: keep, decode or reject"},
+    {OPT_ENCODED_PERCENT, "encoded-percent", 0, "ACTION", 0, "%25: keep, decode or reject"},
+    {OPT_MERGE_SLASHES, "merge-slashes", 0, NULL, 0, "repeated separators count as one"},
+    {OPT_NO_MERGE_SLASHES, "no-merge-slashes", 0, NULL, 0, "keep empty path segments"},
+    {OPT_BACKSLASH, "backslash", 0, NULL, 0, "'\\' is a separator, written '/'"},
+    {OPT_NO_BACKSLASH, "no-backslash", 0, NULL, 0, "'\\' is an ordinary byte"},
     {OPT_WHOLE, "whole", 0, NULL, 0, "stdin is one input; output exactly the result"},
     {OPT_ZERO, "zero-terminated", 'z', NULL, 0, "stdin records end in NUL (kept), not newline"},
     {OPT_FAIL_FAST, "fail-fast", 0, NULL, 0, "stop at the first failing record (not output)"},
@@ -299,6 +352,9 @@ struct invocation {
     size_t set_edit_count;
     pct_set keep;
     const char *impl;
+    const char *policy;
+    const char *path_actions[4]; /* --encoded-slash ... --encoded-percent */
+    unsigned path_on, path_off;  /* PCT_PATH_* options, the last word wins */
     char **strings;
     size_t string_count;
 };
@@ -340,6 +396,27 @@ static void record_option(struct invocation *inv, const struct option_spec *spec
     case OPT_IMPL:
         inv->impl = value;
         break;
+    case OPT_POLICY:
+        inv->policy = value;
+        break;
+    case OPT_ENCODED_SLASH:
+    case OPT_ENCODED_BACKSLASH:
+    case OPT_ENCODED_CONTROL:
+    case OPT_ENCODED_PERCENT:
+        inv->path_actions[spec->id - OPT_ENCODED_SLASH] = value;
+        break;
+    case OPT_MERGE_SLASHES:
+    case OPT_BACKSLASH:
+    case OPT_NO_MERGE_SLASHES:
+    case OPT_NO_BACKSLASH: {
+        const unsigned option = spec->id == OPT_MERGE_SLASHES || spec->id == OPT_NO_MERGE_SLASHES
+                                    ? PCT_PATH_MERGE_SLASHES
+                                    : PCT_PATH_BACKSLASH;
+        const int on = spec->id == OPT_MERGE_SLASHES || spec->id == OPT_BACKSLASH;
+        inv->path_on = on ? inv->path_on | option : inv->path_on & ~option;
+        inv->path_off = on ? inv->path_off & ~option : inv->path_off | option;
+        break;
+    }
     default:
         break;
     }
@@ -511,6 +588,37 @@ static void check_options_apply(const struct invocation *inv)
         usage_error("--whole and -z apply only to standard input, not to STRING arguments");
 }
 
+static pct_path_action path_action(const char *option, const char *value)
+{
+    static const char *const names[] = {"keep", "decode", "reject"};
+    for (size_t i = 0; i < COUNT_OF(names); i++)
+        if (strcmp(value, names[i]) == 0)
+            return (pct_path_action)i;
+    usage_error("--%s: unknown action '%s' (actions: keep, decode, reject)", option, value);
+}
+
+/* `path`: the preset, then the options that change it. */
+static void build_path_policy(const struct invocation *inv, pct_path_policy *policy)
+{
+    const pct_path_policy *preset =
+        pct_path_policy_by_name(inv->policy != NULL ? inv->policy : "default");
+    if (preset == NULL)
+        usage_error("unknown policy '%s' (policies: default, nginx, envoy, apache)", inv->policy);
+    *policy = *preset;
+    static const char *const options[4] = {"encoded-slash", "encoded-backslash", "encoded-control",
+                                           "encoded-percent"};
+    pct_path_action *actions[4] = {&policy->encoded_slash, &policy->encoded_backslash,
+                                   &policy->encoded_control, &policy->encoded_percent};
+    for (size_t i = 0; i < 4; i++)
+        if (inv->path_actions[i] != NULL)
+            *actions[i] = path_action(options[i], inv->path_actions[i]);
+    policy->options = (policy->options | inv->path_on) & ~inv->path_off;
+    if (inv->flags & PCT_STRICT)
+        policy->options |= PCT_PATH_STRICT;
+    if (inv->flags & PCT_UTF8)
+        policy->options |= PCT_PATH_UTF8;
+}
+
 static void build_settings(const struct invocation *inv, struct settings *settings)
 {
     const char *set_name = inv->set_name != NULL ? inv->set_name : "component";
@@ -532,6 +640,7 @@ static void build_settings(const struct invocation *inv, struct settings *settin
     settings->keep = inv->keep;
     settings->has_keep = (inv->used & BIT(OPT_KEEP)) != 0;
     settings->flags = inv->flags;
+    build_path_policy(inv, &settings->path);
 }
 
 /* The library rejects contradictory flags with PCT_INVALID_ARGUMENT whatever

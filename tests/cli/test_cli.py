@@ -532,6 +532,73 @@ def test_long():
            + ref_encode(b"tail", SETS["component"]))
 
 
+def test_proxy():
+    """pct path, pct iri-to-uri, pct uri-to-iri."""
+    expect("path default", ["path", "/a/b/c/./../../g", "/a/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+                            "/..%2f..%2f", "/%2e%2e%5c", "//a\\b/%7e?q=/../x#f"],
+           out="/a/g\n/etc/passwd\n/..%2F..%2F\n/..%5C\n/a/b/~?q=/../x#f\n")
+    expect("path lines", ["path"], b"/a/./b\r\nmid/content=5/../6\n/x/..", out=b"/a/b\r\nmid/6\n/")
+    expect("path rejects %00", ["path"], b"/ok\n/a%00b\n/%2e\n", code=1,
+           out="/ok\n/a%00b\n/\n", err_re=r"pct: line 2, byte 2: [^\n]*reject[^\n]*\n")
+    expect("path --policy nginx", ["path", "--policy", "nginx", "/a/..%2f..%2fetc", "/a%25b//c"],
+           out="/etc\n/a%b/c\n")
+    expect("path --policy envoy", ["path", "--policy=envoy", "/a\\..\\b%00//c"], out="/b%00/c\n")
+    expect("path --policy apache", ["path", "--policy", "apache", "/a/..%2f..%2f", "/a%5c..//b"],
+           out="/a/..%2F..%2F\n/a\\../b\n")
+    expect("path --encoded-slash decode", ["path", "--encoded-slash", "decode", "/a/..%2F..%2Fx"],
+           out="/x\n")
+    expect("path --encoded-slash reject", ["path", "--encoded-slash", "reject", "/a%2Fb"], code=1,
+           out="/a%2Fb\n", err_re=r"pct: argument 1, byte 2: [^\n]+\n")
+    expect("path --encoded-backslash decode --backslash",
+           ["path", "--encoded-backslash", "decode", "--backslash", "/a/b/..%5c..%5cx"],
+           out="/x\n")
+    expect("path --encoded-control decode", ["path", "--encoded-control", "decode", "/a%01"],
+           out=b"/a\x01\n")
+    expect("path --encoded-percent decode", ["path", "--encoded-percent", "decode", "/a%25zz"],
+           out="/a%zz\n")
+    expect("path --no-merge-slashes", ["path", "--no-merge-slashes", "//a//b"], out="//a//b\n")
+    expect("path --no-backslash", ["path", "--no-backslash", "/a\\..\\b"], out="/a\\..\\b\n")
+    expect("path --merge-slashes", ["path", "--policy", "envoy", "--no-merge-slashes",
+                                    "--merge-slashes", "/a//b"], out="/a/b\n")
+    expect("path --utf8", ["path", "--utf8", "/%C3%A9", "/ab%C3"], code=1,
+           out="/%C3%A9\n/ab%C3\n", err_re=r"pct: argument 2, byte 3: [^\n]+\n")
+    expect("path --strict", ["path", "--strict", "/a%zz"], code=1, out="/a%zz\n",
+           err_re=r"pct: argument 1, byte 2: [^\n]+\n")
+    for name, args in [("unknown policy", ["path", "--policy", "iis", "/"]),
+                       ("unknown action", ["path", "--encoded-slash", "drop", "/"]),
+                       ("path --set", ["path", "--set", "path", "/"]),
+                       ("decode --policy", ["decode", "--policy", "nginx", "x"]),
+                       ("iri-to-uri --strict", ["iri-to-uri", "--strict", "x"])]:
+        expect("usage: " + name, args, out="", code=2)
+    rng = random.Random(11)
+    pieces = [b"/", b"//", b"\\", b".", b"..", b"%2e", b"%2E", b"%2f", b"%5c", b"%25", b"%41",
+              b"a", b"%zz", b"?", b"#", b"%c3%a9"]
+    data = b"\n".join(b"".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12)))
+                      for _ in range(300)) + b"\n"
+    once = run(["path", "--policy", "envoy"], data).stdout
+    expect("path is idempotent", ["path", "--policy", "envoy"], once, out=once)
+    for line in once.split(b"\n"):
+        path = re.split(b"[?#]", line)[0]
+        check("no dot segment in %r" % line, b"." not in path.split(b"/") and
+              b".." not in path.split(b"/"))
+
+    expect("iri-to-uri", ["iri-to-uri", "http://r\u00e9sum\u00e9.example.org", "a%2F b?#"],
+           out="http://r%C3%A9sum%C3%A9.example.org\na%2F b?#\n")
+    expect("iri-to-uri bad UTF-8", ["iri-to-uri"], b"ok\nab\xc3\n\xe2\x82\xac\n", code=1,
+           out=b"ok\nab\xc3\n%E2%82%AC\n", err_re=r"pct: line 2, byte 2: [^\n]+\n")
+    expect("uri-to-iri", ["uri-to-iri", "http://www.example.org/D%C3%BCrst",
+                          "http://www.example.org/D%FCrst",
+                          "http://xn--99zt52a.example.org/%e2%80%ae", "%41%2F"],
+           out="http://www.example.org/D\u00fcrst\nhttp://www.example.org/D%FCrst\n"
+               "http://xn--99zt52a.example.org/%e2%80%ae\n%41%2F\n")
+    text = "".join(rng.choice(["a", "/", "?", "%", "\u00e9", "\u20ac", "\U0001F600", " "])
+                   for _ in range(2000))
+    uri = run(["iri-to-uri", "--whole"], text.encode()).stdout
+    check("iri-to-uri is quote(s, safe=ASCII)",
+          uri == urllib.parse.quote(text, safe=bytes(range(128))).encode(), short(uri))
+    expect("uri-to-iri inverts it", ["uri-to-iri", "--whole"], uri, out=text.encode())
+
+
 GROUPS = {
     "strings": test_strings,
     "lines": test_lines,
@@ -547,6 +614,7 @@ GROUPS = {
     "info": test_info,
     "impls": test_impls,
     "long": test_long,
+    "proxy": test_proxy,
 }
 
 
