@@ -5,7 +5,7 @@
 #
 # Builds the fuzz configuration in build/fuzz (clang, ASan+UBSan,
 # debugoptimized, static, -Dfuzz=true: the library is compiled with
-# -fsanitize=fuzzer-no-link), then runs each target (decode, encode, validate;
+# -fsanitize=fuzzer-no-link), then runs each target (decode, encode, validate, path;
 # default: all, one after the other) for SECONDS (default 60). Every
 # implementation this CPU runs is compared with the scalar reference; see
 # tests/fuzz/fuzz.h.
@@ -32,7 +32,7 @@ source scripts/lib.sh
 
 FUZZ_DIR=$PCT_FUZZ_DIR
 FUZZ_ARGS=("${PCT_FUZZ_ARGS[@]}")
-ALL_TARGETS=(decode encode validate)
+ALL_TARGETS=(decode encode validate path)
 
 seconds=60
 jobs=0
