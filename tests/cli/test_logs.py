@@ -240,6 +240,23 @@ def test_decoding():
     expect_line("field", ["--field", "2"], b"a /x%20y%0A?q=1+1 c\n", b"a /x\\x20y\\n?q=1\\x201 c\n")
     expect_line("field missing", ["--field", "5"], b"a /x%20y c\n", b"a /x%20y c\n")
     expect_line("unparsed untouched", [], b"\x1b[2J %41 garbage\n", b"\x1b[2J %41 garbage\n")
+    # UTF-8 is checked on the decoded bytes (Unicode Table 3-7), ill-formed
+    # subparts each become U+FFFD; long ASCII and valid runs pass as they are.
+    fffd = b"\xef\xbf\xbd"
+    for name, target, want in [
+            ("overlong", b"/%E0%80%80", fffd * 3), ("overlong 2", b"/%C0%AF", fffd * 2),
+            ("surrogate", b"/%ED%A0%80", fffd * 3), ("above U+10FFFF", b"/%F4%90%80%80", fffd * 4),
+            ("truncated", b"/%F0%9F%98", fffd), ("truncated 3", b"/%E2%82", fffd),
+            ("stray continuation", b"/a%80b", b"a" + fffd + b"b"),
+            ("valid 4 bytes", b"/%F0%9F%98%80x", b"\xf0\x9f\x98\x80x"),
+            ("U+FFFF", b"/%EF%BF%BF", b"\xef\xbf\xbf"),
+            ("long ascii then bad", b"/" + b"a" * 40 + b"%FF" + b"b" * 40,
+             b"a" * 40 + fffd + b"b" * 40)]:
+        expect_line("utf-8 " + name, [], p + target + s, p + b"/" + want + s)
+        result = run_ok("utf-8 stats " + name, ["--stats"], p + target + s)
+        bad = re.search(rb"^invalid UTF-8: *(\d+)", result.stderr, re.M)
+        check("utf-8 stats " + name, bad is not None and int(bad.group(1)) == (want.find(fffd) >= 0),
+              short(result.stderr))
 
 
 def check_json(name, out):

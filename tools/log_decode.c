@@ -1,0 +1,200 @@
+/* log_decode.c - decoding pieces of log lines with libpct: percent escapes
+ * (and %uXXXX), '+' in form queries, UTF-8 checked and repaired. */
+#include <stdio.h>
+#include <string.h>
+
+#include "log_decode.h"
+
+void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->cfg = *cfg;
+    pct_set_clear(&ctx->keep_path);
+    pct_set_add_chars(&ctx->keep_path, "/");
+    pct_set_clear(&ctx->keep_query);
+    pct_set_add_chars(&ctx->keep_query, "&=#");
+    pct_set_fill(&ctx->keep_all);
+    log_escape_init(&ctx->esc, cfg->bytes);
+    /* The bytes that may need work in put_decoded: '%', controls, '"', '\\'
+     * (Apache's escapes), 0x80 and up (UTF-8 to check), '+' (form), ' '
+     * (whitespace-separated formats). */
+    log_scan_init(&ctx->work[0][0], 0x20, 1, "%\\\"\x7f");
+    log_scan_init(&ctx->work[1][0], 0x20, 1, "%\\\"\x7f+");
+    log_scan_init(&ctx->work[0][1], 0x20, 1, "%\\\"\x7f ");
+    log_scan_init(&ctx->work[1][1], 0x20, 1, "%\\\"\x7f+ ");
+}
+
+int has_high_bytes(const char *src, size_t n)
+{
+    uint64_t words = 0;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8)
+        words |= swar_load(src + i);
+    unsigned bytes = 0;
+    for (; i < n; i++)
+        bytes |= (unsigned char)src[i];
+    return (words & SWAR_HIGHS) != 0 || (bytes & 0x80) != 0;
+}
+
+size_t repair_utf8(struct worker *w, const char *src, size_t n)
+{
+    if (w->scratch.cap < 3 * n + 16) {
+        w->scratch.len = 0;
+        buf_reserve(&w->scratch, 3 * n + 16);
+    }
+    pct_result r = pct_decode_except(src, n, w->scratch.data, &w->ctx->keep_all, PCT_UTF8_REPLACE);
+    return r.status == PCT_OK ? r.count : 0;
+}
+
+/* Counts the escapes of src for --stats. */
+static void count_escapes(struct worker *w, const char *src, size_t n, unsigned flags)
+{
+    const char *p = src, *e = src + n;
+    while ((p = memchr(p, '%', (size_t)(e - p))) != NULL) {
+        size_t left = (size_t)(e - p);
+        if (left >= 3 && is_hex((unsigned char)p[1]) && is_hex((unsigned char)p[2])) {
+            w->line_escaped = 1;
+            p += 3;
+        } else if ((flags & PCT_PERCENT_U) && left >= 6 && (p[1] | 0x20) == 'u' &&
+                   is_hex((unsigned char)p[2]) && is_hex((unsigned char)p[3]) &&
+                   is_hex((unsigned char)p[4]) && is_hex((unsigned char)p[5])) {
+            w->line_escaped = 1;
+            p += 6;
+        } else {
+            w->st->malformed++;
+            p++;
+        }
+    }
+}
+
+/* 1 if s[0..n) is well-formed UTF-8 (Unicode Table 3-7: no overlong form,
+ * surrogate, code point above U+10FFFF, truncated sequence or stray
+ * continuation byte), the test PCT_UTF8 makes on decoded output. */
+static int utf8_valid(const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < n) {
+        if (n - i >= 8 && (swar_load(text + i) & SWAR_HIGHS) == 0) {
+            i += 8;
+            continue;
+        }
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            lo = c == 0xE0 ? 0xA0 : 0x80;
+            hi = c == 0xED ? 0x9F : 0xBF;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return 0;
+        }
+        if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (size_t k = 2; k < len; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* Decodes src into the scratch buffer; returns its length. The plain decode
+ * (libpct's fast kernels) is checked here for UTF-8: valid output, by far the
+ * common case, is then what PCT_UTF8 would have given, in one pass. Ill-formed
+ * output is redone with U+FFFD replacement (with --bytes it stays as is). */
+static size_t decode_to_scratch(struct worker *w, const char *src, size_t n, const pct_set *keep,
+                                unsigned flags)
+{
+    if (w->scratch.cap < 3 * n + 16) {
+        w->scratch.len = 0;
+        buf_reserve(&w->scratch, 3 * n + 16);
+    }
+    pct_result r = pct_decode_except(src, n, w->scratch.data, keep, flags);
+    if (r.status == PCT_OK && !utf8_valid(w->scratch.data, r.count)) {
+        w->line_bad_utf8 = 1;
+        if (!w->ctx->cfg.bytes)
+            r = pct_decode_except(src, n, w->scratch.data, keep, flags | PCT_UTF8_REPLACE);
+    }
+    if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
+        fatal("internal decoding error", pct_status_string(r.status));
+    return r.count;
+}
+
+static void put_decoded_runs(struct worker *w, const char *src, size_t n, const pct_set *keep,
+                             unsigned flags, int json)
+{
+    const char *e = src + n;
+    while (src < e) {
+        const char *bs = json ? NULL : memchr(src, '\\', (size_t)(e - src));
+        const char *run_end = bs != NULL ? bs : e;
+        if (run_end > src) {
+            size_t len = decode_to_scratch(w, src, (size_t)(run_end - src), keep, flags);
+            put_escaped(w, w->scratch.data, len, json);
+        }
+        if (bs == NULL)
+            break;
+        size_t lit = 1;
+        if (bs + 1 < e)
+            lit = (bs[1] == 'x' && bs + 3 < e && is_hex((unsigned char)bs[2]) &&
+                   is_hex((unsigned char)bs[3]))
+                      ? 4
+                      : 2;
+        /* \" \\ \xHH are copied; after a stray '\', the byte is escaped
+         * as needed (it may be a control byte). */
+        if (lit == 4 || (lit == 2 && (bs[1] == '"' || bs[1] == '\\'))) {
+            put_raw(w, bs, lit);
+        } else {
+            put_raw(w, bs, 1);
+            put_escaped(w, bs + 1, lit - 1, json);
+        }
+        src = bs + lit;
+    }
+}
+
+/* Decodes src and appends it escaped. In line output, Apache's own escapes
+ * (\" \\ \xHH) are literal text of the log: they are copied as written, and
+ * only the runs between them are decoded. Pieces with nothing to decode or
+ * escape (most of them) are copied as they are. */
+void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *keep, unsigned flags,
+                 int json)
+{
+    if (w->ctx->cfg.stats && memchr(src, '%', n) != NULL)
+        count_escapes(w, src, n, flags);
+    /* Most pieces hold nothing to decode or escape: find out with an early
+     * exit at the first byte that may need work. */
+    size_t i = log_scan_find(&w->ctx->work[(flags & PCT_PLUS) != 0][w->spaced != 0], src, 0, n);
+    if (i == n) {
+        put_raw(w, src, n);
+        return;
+    }
+    put_raw(w, src, i); /* nothing before byte i changes */
+    put_decoded_runs(w, src + i, n - i, keep, flags, json);
+}
+
+void put_url_line(struct worker *w, struct span u)
+{
+    const char *q = log_find_byte(u.p, u.p + u.n, '?');
+    size_t path_len = q != NULL ? (size_t)(q - u.p) : u.n;
+    put_decoded(w, u.p, path_len, w->ctx->cfg.decode_slash ? NULL : &w->ctx->keep_path,
+                path_flags(w), 0);
+    if (q == NULL)
+        return;
+    size_t qn = u.n - path_len - 1;
+    put_raw(w, "?", 1);
+    if (w->ctx->cfg.query == Q_KEEP)
+        put_raw(w, q + 1, qn); /* not decoded: as written */
+    else
+        put_decoded(w, q + 1, qn, &w->ctx->keep_query,
+                    path_flags(w) | (w->ctx->cfg.query == Q_FORM ? PCT_PLUS : 0), 0);
+}

@@ -1,0 +1,82 @@
+/* log_decode.h - decoding the pieces of a log line (request target, path,
+ * query, referer) with libpct and appending them, escaped, to the output. */
+#ifndef PCT_TOOLS_LOG_DECODE_H
+#define PCT_TOOLS_LOG_DECODE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "log_escape.h"
+#include "log_options.h"
+#include "log_scan.h"
+#include "log_util.h"
+#include "pct.h"
+
+/* Everything read-only that decoding and writing need, built once. */
+struct log_ctx {
+    struct log_config cfg;
+    pct_set keep_path;  /* '/' unless --decode-slash */
+    pct_set keep_query; /* line output: '&' '=' '#' stay encoded */
+    pct_set keep_all;   /* JSON: only repair UTF-8 */
+    struct log_escape esc;
+    struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
+};
+
+void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
+
+struct stats {
+    uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed;
+};
+
+/* Per-thread work state. */
+struct worker {
+    const struct log_ctx *ctx;
+    struct buf *out;    /* the chunk's output */
+    struct buf scratch; /* decoded bytes before escaping */
+    struct stats *st;
+    int line_escaped, line_bad_utf8;
+    int spaced; /* whitespace-separated format: decoded spaces are escaped */
+    int w3c;    /* IIS: %uXXXX decoded */
+};
+
+/* Output room is reserved per line (see process_chunk): no checks here. */
+static inline void put_raw(struct worker *w, const char *src, size_t n)
+{
+    memcpy(w->out->data + w->out->len, src, n);
+    w->out->len += n;
+}
+
+static inline void put_str(struct worker *w, const char *text)
+{
+    put_raw(w, text, strlen(text));
+}
+
+static inline void put_escaped(struct worker *w, const char *src, size_t n, int json)
+{
+    char *o = w->out->data + w->out->len;
+    o = log_escape(&w->ctx->esc, o, src, n, json, w->spaced);
+    w->out->len = (size_t)(o - w->out->data);
+}
+
+static inline unsigned path_flags(const struct worker *w)
+{
+    return w->ctx->cfg.percent_u || w->w3c ? PCT_PERCENT_U : 0;
+}
+
+/* 1 if src holds a byte >= 0x80. */
+int has_high_bytes(const char *src, size_t n);
+
+/* Decodes src (escapes whose byte is in keep stay as written) and appends it
+ * escaped for line output (json == 0) or inside a JSON string. */
+void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *keep, unsigned flags,
+                 int json);
+
+/* A URL or request target, line output: path per segment (%2F kept unless
+ * --decode-slash), query per --query. */
+void put_url_line(struct worker *w, struct span u);
+
+/* Repairs ill-formed UTF-8 in src (nothing decoded) into the scratch buffer;
+ * returns its length. */
+size_t repair_utf8(struct worker *w, const char *src, size_t n);
+
+#endif

@@ -1,0 +1,89 @@
+/* log_escape.c - output escaping for line mode (Apache's convention: \" \\
+ * \n \r \t \xHH) and for JSON strings (\" \\ \n \r \t \u00HH). */
+#include <stdint.h>
+#include <string.h>
+
+#include "log_escape.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+void log_escape_init(struct log_escape *e, int bytes)
+{
+    for (int c = 0; c < 256; c++) {
+        int ctl = c < 0x20 || c == 0x7F;
+        e->line[c] = e->json[c] = (unsigned char)(ctl || c == '"' || c == '\\');
+    }
+    /* U+0080-U+009F (C2 80-C2 9F) are C1 controls: 8-bit CSI and friends. */
+    if (!bytes)
+        e->line[0xC2] = e->json[0xC2] = 1;
+    memcpy(e->spaced, e->line, sizeof e->spaced);
+    e->spaced[' '] = 1;
+    e->bytes = bytes;
+    /* The same classes as line[] (json[] is equal) and spaced[]. */
+    log_scan_init(&e->scan, 0x20, 0, bytes ? "\"\\\x7f" : "\"\\\x7f\xc2");
+    log_scan_init(&e->scan_spaced, 0x20, 0, bytes ? "\"\\\x7f " : "\"\\\x7f\xc2 ");
+}
+
+char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n, int json,
+                 int spaced)
+{
+    const struct log_scan *scan = spaced && !json ? &e->scan_spaced : &e->scan;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = log_scan_find(scan, src, i, n);
+        memcpy(o, src + i, j - i);
+        o += j - i;
+        if (j == n)
+            break;
+        unsigned char c = (unsigned char)src[j];
+        i = j + 1;
+        if (c == 0xC2) { /* U+0080-U+009F: C1 controls (8-bit CSI...) */
+            if (i < n && (unsigned char)src[i] >= 0x80 && (unsigned char)src[i] <= 0x9F &&
+                !e->bytes) {
+                unsigned char d = (unsigned char)src[i++];
+                if (json) {
+                    memcpy(o, "\\u00", 4);
+                    o[4] = hex_digits[d >> 4];
+                    o[5] = hex_digits[d & 15];
+                    o += 6;
+                } else {
+                    memcpy(o, "\\xc2\\x", 6);
+                    o[6] = hex_digits[d >> 4];
+                    o[7] = hex_digits[d & 15];
+                    o += 8;
+                }
+            } else {
+                *o++ = (char)c;
+            }
+            continue;
+        }
+        *o++ = '\\';
+        switch (c) {
+        case '"':
+        case '\\':
+            *o++ = (char)c;
+            break;
+        case '\n':
+            *o++ = 'n';
+            break;
+        case '\r':
+            *o++ = 'r';
+            break;
+        case '\t':
+            *o++ = 't';
+            break;
+        default:
+            if (json) {
+                memcpy(o, "u00", 3);
+                o[3] = hex_digits[c >> 4];
+                o[4] = hex_digits[c & 15];
+                o += 5;
+            } else {
+                *o++ = 'x';
+                *o++ = hex_digits[c >> 4];
+                *o++ = hex_digits[c & 15];
+            }
+        }
+    }
+    return o;
+}

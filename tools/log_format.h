@@ -1,0 +1,54 @@
+/* log_format.h - parsing access log lines: Apache/nginx combined and common,
+ * W3C extended (IIS) with its #Fields: headers, whitespace-separated fields;
+ * and format detection. */
+#ifndef PCT_TOOLS_LOG_FORMAT_H
+#define PCT_TOOLS_LOG_FORMAT_H
+
+#include <stddef.h>
+
+#include "log_options.h"
+#include "log_util.h"
+
+/* Columns of a W3C #Fields: header that matter; -1 when absent. */
+struct w3c_layout {
+    int count; /* 0: no header seen yet */
+    int date, time, c_ip, method, stem, query, status, bytes, referer, agent;
+};
+
+/* The fields of a combined or common line. */
+struct access {
+    struct span remote, time, request, status, bytes, referer, agent;
+    int has_ra; /* referer and agent present (combined) */
+};
+
+/* Parses a combined or common line; 0 if it is neither. exact_agent: find
+ * the agent's exact end (JSON) rather than trusting a final '"'. */
+int parse_access(const char *s, size_t n, struct access *a, int exact_agent);
+
+/* Splits "METHOD target HTTP/x" (or "METHOD target"). 0 if it is not one. */
+int split_request(struct span r, struct span *method, struct span *target);
+
+/* Splits at spaces and tabs into at most max fields; max + 1 if more. */
+int split_fields(const char *s, size_t n, struct span *fields, int max);
+
+static inline int is_fields_line(const char *s, size_t n)
+{
+    return n >= 8 && memcmp(s, "#Fields:", 8) == 0;
+}
+
+void parse_w3c_header(const char *s, size_t n, struct w3c_layout *l);
+
+/* The format of one input, carried from chunk to chunk. */
+struct input_format {
+    enum format fmt;
+    struct w3c_layout layout;
+    int detected;
+};
+
+/* Called for each chunk of an input, in order: detects the format on the
+ * first one, gives the format and (W3C) the layout in effect at the chunk's
+ * start, so chunks can be decoded in any order. */
+void input_format_chunk(struct input_format *is, const char *p, size_t n, enum format *fmt,
+                        struct w3c_layout *layout);
+
+#endif

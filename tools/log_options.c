@@ -1,0 +1,210 @@
+/* log_options.c - the command line of `pct logs`, and its --help. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log_options.h"
+#include "log_util.h"
+#include "pct.h"
+
+static void print_logs_help(void)
+{
+    fputs("Usage: pct logs [OPTION...] [FILE...]\n"
+          "Decode the URLs in web server access logs: each line is written with its\n"
+          "request target decoded (or as JSON). Without FILE, or with '-': stdin.\n"
+          "\n"
+          "Formats:\n"
+          "  --format combined|common|w3c|auto\n"
+          "                     Apache/nginx combined or common, W3C extended (IIS,\n"
+          "                     '#Fields:' headers, may change midway; %uXXXX decoded);\n"
+          "                     default auto: w3c if the input starts with '#', else\n"
+          "                     combined or common, line by line\n"
+          "  --field N          any whitespace-separated log: field N (from 1) is a URL\n"
+          "Decoding:\n"
+          "  --decode-slash     also decode %2F in paths (default: kept, as a segment byte)\n"
+          "  --query MODE       form (default: '+' is a space), plain, or keep (as is)\n"
+          "  --referer          decode the referer too\n"
+          "  --percent-u        decode %uXXXX in every format (default: w3c only)\n"
+          "  --bytes            keep decoded bytes that are not UTF-8 (default: U+FFFD)\n"
+          "Output:\n"
+          "  --json             one JSON object per line: remote, time, method, path,\n"
+          "                     query ([[name, value], ...]), status, bytes, referer,\n"
+          "                     agent (null when absent); a line that does not parse is\n"
+          "                     {\"unparsed\": LINE}, a W3C directive {\"directive\": LINE}\n"
+          "                     (--field: path, query and line); Apache's own escapes\n"
+          "                     (\\\" \\xHH) stay as written in the strings\n"
+          "  --stats            print counts, elapsed time and GB/s on stderr at the end\n"
+          "  --progress         show a progress bar on stderr (default: when stderr is a\n"
+          "                     terminal and the input size is known); --no-progress\n"
+          "  --threads N        worker threads (default: all cores; 1: no threads)\n"
+          "  --chunk-size N     bytes per chunk handed to a thread (default 2M; k/M/G)\n"
+          "  --impl NAME        use this libpct implementation\n"
+          "  -h, --help         show this help\n"
+          "\n"
+          "Safety: decoding never lets log content forge output. Every decoded byte\n"
+          "is escaped when it is a control character (\\n \\r \\t, else \\xHH; U+0080-\n"
+          "U+009F as \\xc2\\xHH), a '\"' (\\\") or a '\\' (\\\\) - Apache's own escaping\n"
+          "convention, whose escapes already in the log are copied as written. In\n"
+          "whitespace-separated formats (w3c, --field) a decoded space is \\x20. In the\n"
+          "query, %26 %3D %23 stay encoded so parameters keep their boundaries. JSON\n"
+          "strings are JSON-escaped. So one input line is always one output line.\n"
+          "Lines that do not parse are passed through untouched and counted.\n"
+          "\n"
+          "Exit status: 0 success (unparsed lines are normal data), 2 usage error or\n"
+          "read/write error.\n",
+          stdout);
+}
+
+static _Noreturn void logs_usage(const char *message, const char *arg)
+{
+    fprintf(stderr, "pct logs: %s%s%s\nTry 'pct logs --help'.\n", message, arg ? " " : "",
+            arg ? arg : "");
+    exit(LOG_EXIT_TROUBLE);
+}
+
+static size_t parse_size(const char *text)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno != 0)
+        logs_usage("bad size:", text);
+    switch (*end) {
+    case 'k':
+    case 'K':
+        v <<= 10, end++;
+        break;
+    case 'm':
+    case 'M':
+        v <<= 20, end++;
+        break;
+    case 'g':
+    case 'G':
+        v <<= 30, end++;
+        break;
+    default:
+        break;
+    }
+    if (*end != '\0' || v == 0)
+        logs_usage("bad size:", text);
+    return (size_t)v;
+}
+
+int log_options_parse(int argc, char **argv, struct log_config *cfg, char **files,
+                      size_t *nfiles_out)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->progress = -1;
+    cfg->chunk = LOG_DEFAULT_CHUNK;
+    size_t nfiles = 0;
+    int seen_command = 0, options_ended = 0, help = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (options_ended || a[0] != '-' || a[1] == '\0') {
+            if (!seen_command && strcmp(a, "logs") == 0)
+                seen_command = 1;
+            else
+                files[nfiles++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            options_ended = 1;
+            continue;
+        }
+        const char *value = NULL;
+        char name[64];
+        const char *eq = strchr(a, '=');
+        size_t nl = eq != NULL ? (size_t)(eq - a) : strlen(a);
+        if (nl >= sizeof name)
+            logs_usage("unknown option", a);
+        memcpy(name, a, nl);
+        name[nl] = '\0';
+        static const char *const valued[] = {"--format",  "--field",      "--query",
+                                             "--threads", "--chunk-size", "--impl"};
+        int takes = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            takes |= strcmp(name, valued[k]) == 0;
+        if (takes) {
+            if (eq != NULL)
+                value = eq + 1;
+            else if (i + 1 < argc)
+                value = argv[++i];
+            else
+                logs_usage("option needs a value:", a);
+        } else if (eq != NULL) {
+            logs_usage("option takes no value:", a);
+        }
+        if (strcmp(name, "--format") == 0) {
+            if (strcmp(value, "combined") == 0)
+                cfg->format = FMT_COMBINED;
+            else if (strcmp(value, "common") == 0)
+                cfg->format = FMT_COMMON;
+            else if (strcmp(value, "w3c") == 0 || strcmp(value, "iis") == 0)
+                cfg->format = FMT_W3C;
+            else if (strcmp(value, "auto") == 0)
+                cfg->format = FMT_AUTO;
+            else
+                logs_usage("unknown format (combined, common, w3c, auto):", value);
+        } else if (strcmp(name, "--field") == 0) {
+            size_t n = parse_size(value);
+            if (n > LOG_MAX_FIELDS)
+                logs_usage("--field: at most 64:", value);
+            cfg->field = n;
+            cfg->format = FMT_FIELD;
+        } else if (strcmp(name, "--query") == 0) {
+            if (strcmp(value, "form") == 0)
+                cfg->query = Q_FORM;
+            else if (strcmp(value, "plain") == 0)
+                cfg->query = Q_PLAIN;
+            else if (strcmp(value, "keep") == 0)
+                cfg->query = Q_KEEP;
+            else
+                logs_usage("unknown query mode (form, plain, keep):", value);
+        } else if (strcmp(name, "--threads") == 0) {
+            size_t n = parse_size(value);
+            if (n > 256)
+                logs_usage("--threads: at most 256:", value);
+            cfg->threads = (long)n;
+        } else if (strcmp(name, "--chunk-size") == 0) {
+            cfg->chunk = parse_size(value);
+        } else if (strcmp(name, "--impl") == 0) {
+            if (pct_use_implementation(value) != 0)
+                logs_usage("unknown or unavailable implementation:", value);
+        } else if (strcmp(name, "--decode-slash") == 0) {
+            cfg->decode_slash = 1;
+        } else if (strcmp(name, "--referer") == 0) {
+            cfg->referer = 1;
+        } else if (strcmp(name, "--json") == 0) {
+            cfg->json = 1;
+        } else if (strcmp(name, "--bytes") == 0) {
+            cfg->bytes = 1;
+        } else if (strcmp(name, "--percent-u") == 0) {
+            cfg->percent_u = 1;
+        } else if (strcmp(name, "--stats") == 0) {
+            cfg->stats = 1;
+        } else if (strcmp(name, "--progress") == 0) {
+            cfg->progress = 1;
+        } else if (strcmp(name, "--no-progress") == 0) {
+            cfg->progress = 0;
+        } else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+            help = 1;
+        } else {
+            logs_usage("unknown option", a);
+        }
+    }
+    *nfiles_out = nfiles;
+    if (help) {
+        print_logs_help();
+        if (fflush(stdout) != 0)
+            fatal("write error", strerror(errno));
+        return LOG_EXIT_OK;
+    }
+    if (cfg->json && cfg->bytes)
+        logs_usage("--bytes cannot be combined with --json (JSON text is UTF-8)", NULL);
+    if (cfg->format == FMT_W3C)
+        cfg->percent_u = 1;
+    return -1;
+}

@@ -1,0 +1,43 @@
+/* log_options.h - the settings of `pct logs` and its command line. */
+#ifndef PCT_TOOLS_LOG_OPTIONS_H
+#define PCT_TOOLS_LOG_OPTIONS_H
+
+#include <stddef.h>
+
+#define LOG_DEFAULT_CHUNK ((size_t)2 << 20)
+#define LOG_MAX_FIELDS 64 /* W3C #Fields: columns, and --field N */
+
+enum format {
+    FMT_AUTO,
+    FMT_COMBINED,
+    FMT_COMMON,
+    FMT_W3C,
+    FMT_FIELD
+};
+enum query_mode {
+    Q_FORM,
+    Q_PLAIN,
+    Q_KEEP
+};
+
+struct log_config {
+    enum format format;
+    size_t field;
+    int decode_slash;
+    enum query_mode query;
+    int referer;
+    int json;
+    int bytes;
+    int percent_u;
+    int stats;
+    int progress; /* -1: auto */
+    long threads; /* 0: all cores */
+    size_t chunk;
+};
+
+/* Parses argv (the word "logs" is skipped) into cfg and files (room for argc
+ * names). Returns -1 to go on, else the exit status (--help printed: 0).
+ * Usage errors exit with status 2. */
+int log_options_parse(int argc, char **argv, struct log_config *cfg, char **files, size_t *nfiles);
+
+#endif

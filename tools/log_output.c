@@ -1,0 +1,366 @@
+/* log_output.c - writing each line: decoded in place (line output) or as a
+ * JSON object; chunks of lines; the --stats counts. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log_decode.h"
+#include "log_format.h"
+#include "log_output.h"
+
+/* A field that is not decoded, as a JSON string (UTF-8 repaired). */
+static void put_json_raw(struct worker *w, struct span s)
+{
+    put_raw(w, "\"", 1);
+    if (has_high_bytes(s.p, s.n)) {
+        size_t len = repair_utf8(w, s.p, s.n);
+        put_escaped(w, w->scratch.data, len, 1);
+    } else {
+        put_escaped(w, s.p, s.n, 1);
+    }
+    put_raw(w, "\"", 1);
+}
+
+static void put_json_decoded(struct worker *w, struct span s, const pct_set *keep, unsigned flags)
+{
+    put_raw(w, "\"", 1);
+    put_decoded(w, s.p, s.n, keep, flags, 1);
+    put_raw(w, "\"", 1);
+}
+
+/* "-" or missing: null. */
+static void put_json_opt(struct worker *w, struct span s, int present)
+{
+    if (!present || span_is(s, "-"))
+        put_str(w, "null");
+    else
+        put_json_raw(w, s);
+}
+
+static void put_json_number(struct worker *w, struct span s, int present)
+{
+    int digits = present && s.n > 0 && s.n < 20;
+    for (size_t i = 0; digits && i < s.n; i++)
+        digits = s.p[i] >= '0' && s.p[i] <= '9';
+    if (digits)
+        put_raw(w, s.p, s.n);
+    else
+        put_json_opt(w, s, present);
+}
+
+/* "query":[[name,value],...] (WHATWG urlencoded parsing: split at '&', then
+ * at the first '='; empty parameters skipped). */
+static void put_json_query(struct worker *w, struct span q, int present)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    put_str(w, "\"query\":[");
+    const char *p = q.p, *e = q.p + q.n;
+    unsigned flags = path_flags(w) | (cfg->query == Q_FORM ? PCT_PLUS : 0);
+    int first = 1;
+    while (present) {
+        const char *amp = memchr(p, '&', (size_t)(e - p));
+        const char *end = amp != NULL ? amp : e;
+        if (end > p) {
+            const char *eq = memchr(p, '=', (size_t)(end - p));
+            const char *name_end = eq != NULL ? eq : end;
+            const char *value = eq != NULL ? eq + 1 : end;
+            put_str(w, first ? "[" : ",[");
+            first = 0;
+            if (cfg->query == Q_KEEP) {
+                put_json_raw(w, span_of(p, name_end));
+                put_raw(w, ",", 1);
+                put_json_raw(w, span_of(value, end));
+            } else {
+                put_json_decoded(w, span_of(p, name_end), NULL, flags);
+                put_raw(w, ",", 1);
+                put_json_decoded(w, span_of(value, end), NULL, flags);
+            }
+            put_raw(w, "]", 1);
+        }
+        if (amp == NULL)
+            break;
+        p = amp + 1;
+    }
+    put_raw(w, "]", 1);
+}
+
+/* "path":...,"query":[[name,value],...] */
+static void put_json_url(struct worker *w, struct span u, int present)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    if (!present) {
+        put_str(w, "\"path\":null,\"query\":[]");
+        return;
+    }
+    const char *q = memchr(u.p, '?', u.n);
+    size_t path_len = q != NULL ? (size_t)(q - u.p) : u.n;
+    put_str(w, "\"path\":");
+    put_json_decoded(w, span_of(u.p, u.p + path_len), cfg->decode_slash ? NULL : &w->ctx->keep_path,
+                     path_flags(w));
+    put_str(w, ",");
+    put_json_query(w, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p), q != NULL);
+}
+
+static void put_json_referer(struct worker *w, struct span s, int present)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    if (cfg->referer && present && !span_is(s, "-")) {
+        /* Decoded like a path: the whole URL as one string. */
+        put_json_decoded(w, s, cfg->decode_slash ? NULL : &w->ctx->keep_path, path_flags(w));
+    } else {
+        put_json_opt(w, s, present);
+    }
+}
+
+static void line_access(struct worker *w, const char *s, size_t n, const struct access *a)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    struct span method, target;
+    const char *done = s;
+    if (split_request(a->request, &method, &target)) {
+        put_raw(w, done, (size_t)(target.p - done));
+        put_url_line(w, target);
+        done = target.p + target.n;
+    }
+    if (cfg->referer && a->has_ra && !span_is(a->referer, "-")) {
+        put_raw(w, done, (size_t)(a->referer.p - done));
+        put_url_line(w, a->referer);
+        done = a->referer.p + a->referer.n;
+    }
+    put_raw(w, done, (size_t)(s + n - done));
+}
+
+static void json_access(struct worker *w, const struct access *a)
+{
+    struct span method, target;
+    int ok = split_request(a->request, &method, &target);
+    put_str(w, "{\"remote\":");
+    put_json_raw(w, a->remote);
+    put_str(w, ",\"time\":");
+    put_json_raw(w, a->time);
+    put_str(w, ",\"method\":");
+    if (ok)
+        put_json_raw(w, method);
+    else
+        put_str(w, "null");
+    put_raw(w, ",", 1);
+    if (ok) {
+        put_json_url(w, target, 1);
+    } else {
+        put_str(w, "\"path\":");
+        put_json_raw(w, a->request);
+        put_str(w, ",\"query\":[]");
+    }
+    put_str(w, ",\"status\":");
+    put_json_number(w, a->status, 1);
+    put_str(w, ",\"bytes\":");
+    put_json_number(w, a->bytes, 1);
+    put_str(w, ",\"referer\":");
+    put_json_referer(w, a->referer, a->has_ra);
+    put_str(w, ",\"agent\":");
+    put_json_opt(w, a->agent, a->has_ra);
+    put_raw(w, "}", 1);
+}
+
+/* Line output for W3C: stem, query (and referer) decoded in place. */
+static void line_w3c(struct worker *w, const char *s, size_t n, const struct span *f,
+                     const struct w3c_layout *l)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    const char *done = s;
+    for (int i = 0; i < l->count; i++) {
+        int kind = i == l->stem ? 1 : i == l->query ? 2 : (cfg->referer && i == l->referer) ? 3 : 0;
+        if (kind == 0 || span_is(f[i], "-"))
+            continue;
+        put_raw(w, done, (size_t)(f[i].p - done));
+        if (kind == 1)
+            put_decoded(w, f[i].p, f[i].n, cfg->decode_slash ? NULL : &w->ctx->keep_path,
+                        path_flags(w), 0);
+        else if (kind == 2 && cfg->query == Q_KEEP)
+            put_raw(w, f[i].p, f[i].n);
+        else if (kind == 2)
+            put_decoded(w, f[i].p, f[i].n, &w->ctx->keep_query,
+                        path_flags(w) | (cfg->query == Q_FORM ? PCT_PLUS : 0), 0);
+        else
+            put_url_line(w, f[i]);
+        done = f[i].p + f[i].n;
+    }
+    put_raw(w, done, (size_t)(s + n - done));
+}
+
+static struct span field_or_empty(const struct span *f, int i)
+{
+    struct span none = {"", 0};
+    return i >= 0 ? f[i] : none;
+}
+
+static void json_w3c(struct worker *w, const struct span *f, const struct w3c_layout *l)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    put_str(w, "{\"remote\":");
+    put_json_opt(w, field_or_empty(f, l->c_ip), l->c_ip >= 0);
+    put_str(w, ",\"time\":");
+    if (l->date >= 0 && l->time >= 0) {
+        struct span both = span_of(f[l->date].p, f[l->time].p + f[l->time].n);
+        if (f[l->time].p > f[l->date].p)
+            put_json_raw(w, both);
+        else
+            put_json_raw(w, f[l->time]);
+    } else {
+        put_json_opt(w, field_or_empty(f, l->time), l->time >= 0);
+    }
+    put_str(w, ",\"method\":");
+    put_json_opt(w, field_or_empty(f, l->method), l->method >= 0);
+    put_raw(w, ",", 1);
+    if (l->stem >= 0) {
+        put_str(w, "\"path\":");
+        put_json_decoded(w, f[l->stem], cfg->decode_slash ? NULL : &w->ctx->keep_path,
+                         path_flags(w));
+    } else {
+        put_str(w, "\"path\":null");
+    }
+    put_raw(w, ",", 1);
+    struct span q = field_or_empty(f, l->query);
+    put_json_query(w, q, l->query >= 0 && !span_is(q, "-"));
+    put_str(w, ",\"status\":");
+    put_json_number(w, field_or_empty(f, l->status), l->status >= 0);
+    put_str(w, ",\"bytes\":");
+    put_json_number(w, field_or_empty(f, l->bytes), l->bytes >= 0);
+    put_str(w, ",\"referer\":");
+    put_json_referer(w, field_or_empty(f, l->referer), l->referer >= 0);
+    put_str(w, ",\"agent\":");
+    put_json_opt(w, field_or_empty(f, l->agent), l->agent >= 0);
+    put_raw(w, "}", 1);
+}
+
+static void put_unparsed(struct worker *w, const char *s, size_t n)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    w->st->unparsed++;
+    if (!cfg->json) {
+        put_raw(w, s, n);
+        return;
+    }
+    put_str(w, "{\"unparsed\":");
+    put_json_raw(w, span_of(s, s + n));
+    put_raw(w, "}", 1);
+}
+
+/* One line without its terminator. FMT_AUTO: combined or common. */
+static void process_line(struct worker *w, const char *s, size_t n, enum format fmt,
+                         struct w3c_layout *layout)
+{
+    const struct log_config *cfg = &w->ctx->cfg;
+    w->line_escaped = w->line_bad_utf8 = 0;
+    if (fmt == FMT_W3C) {
+        struct span f[LOG_MAX_FIELDS + 1];
+        if (n > 0 && s[0] == '#') {
+            if (is_fields_line(s, n))
+                parse_w3c_header(s, n, layout);
+            if (cfg->json) {
+                put_str(w, "{\"directive\":");
+                put_json_raw(w, span_of(s, s + n));
+                put_raw(w, "}", 1);
+            } else {
+                put_raw(w, s, n);
+            }
+            return;
+        }
+        int count = split_fields(s, n, f, LOG_MAX_FIELDS);
+        if (layout->count == 0 || count != layout->count) {
+            put_unparsed(w, s, n);
+            return;
+        }
+        if (cfg->json)
+            json_w3c(w, f, layout);
+        else
+            line_w3c(w, s, n, f, layout);
+    } else if (fmt == FMT_FIELD) {
+        struct span f[LOG_MAX_FIELDS + 1];
+        int count = split_fields(s, n, f, LOG_MAX_FIELDS);
+        if ((size_t)count < cfg->field || cfg->field > LOG_MAX_FIELDS) {
+            put_unparsed(w, s, n);
+            return;
+        }
+        struct span u = f[cfg->field - 1];
+        if (cfg->json) {
+            put_str(w, "{");
+            put_json_url(w, u, 1);
+            put_str(w, ",\"line\":");
+            put_json_raw(w, span_of(s, s + n));
+            put_raw(w, "}", 1);
+        } else {
+            put_raw(w, s, (size_t)(u.p - s));
+            put_url_line(w, u);
+            put_raw(w, u.p + u.n, (size_t)(s + n - (u.p + u.n)));
+        }
+    } else {
+        struct access a;
+        if (!parse_access(s, n, &a, cfg->json) || (fmt == FMT_COMBINED && !a.has_ra)) {
+            put_unparsed(w, s, n);
+            return;
+        }
+        if (fmt == FMT_COMMON)
+            a.has_ra = 0;
+        if (cfg->json)
+            json_access(w, &a);
+        else
+            line_access(w, s, n, &a);
+    }
+    w->st->escaped_lines += (uint64_t)w->line_escaped;
+    w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
+}
+
+void process_chunk(struct worker *w, struct chunk_job *job)
+{
+    const char *p = job->in, *e = job->in + job->len;
+    memset(&job->st, 0, sizeof job->st);
+    job->out.len = 0;
+    w->out = &job->out;
+    w->st = &job->st;
+    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD;
+    w->w3c = job->fmt == FMT_W3C;
+    job->st.bytes = job->len;
+    while (p < e) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        const char *end = nl != NULL ? nl : e;
+        const char *content_end = end;
+        if (nl != NULL && content_end > p && content_end[-1] == '\r')
+            content_end--; /* CRLF: the CR is part of the terminator */
+        size_t n = (size_t)(content_end - p);
+        /* Worst case: 6 output bytes per input byte (JSON \u00XX), plus keys; */
+        buf_reserve(&job->out, 13 * n + 512); /* --field --json: the line twice */
+        process_line(w, p, n, job->fmt, &job->layout);
+        put_raw(w, content_end, (size_t)(end - content_end) + (nl != NULL));
+        job->st.lines++;
+        p = nl != NULL ? nl + 1 : e;
+    }
+}
+
+void add_stats(struct stats *a, const struct stats *b)
+{
+    a->lines += b->lines;
+    a->bytes += b->bytes;
+    a->escaped_lines += b->escaped_lines;
+    a->malformed += b->malformed;
+    a->invalid_utf8 += b->invalid_utf8;
+    a->unparsed += b->unparsed;
+}
+
+void print_stats(const struct stats *s, double start)
+{
+    double elapsed = now_seconds() - start;
+    fprintf(stderr,
+            "lines:              %llu\n"
+            "bytes:              %llu\n"
+            "lines with escapes: %llu\n"
+            "malformed escapes:  %llu\n"
+            "invalid UTF-8:      %llu lines\n"
+            "unparsed lines:     %llu\n"
+            "elapsed:            %.3f s\n"
+            "throughput:         %.3f GB/s\n",
+            (unsigned long long)s->lines, (unsigned long long)s->bytes,
+            (unsigned long long)s->escaped_lines, (unsigned long long)s->malformed,
+            (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed, elapsed,
+            elapsed > 0 ? (double)s->bytes / elapsed / 1e9 : 0.0);
+}

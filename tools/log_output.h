@@ -1,0 +1,28 @@
+/* log_output.h - writing decoded lines (in place, or as JSON objects), one
+ * chunk of input at a time, and the --stats counts. */
+#ifndef PCT_TOOLS_LOG_OUTPUT_H
+#define PCT_TOOLS_LOG_OUTPUT_H
+
+#include <stddef.h>
+
+#include "log_decode.h"
+#include "log_format.h"
+
+/* A run of whole lines and what it turns into. */
+struct chunk_job {
+    const char *in;
+    size_t len;
+    enum format fmt;
+    struct w3c_layout layout; /* in effect at the chunk's start (W3C) */
+    struct buf out;
+    struct stats st;
+};
+
+/* Decodes job->in into job->out (replacing it) and counts into job->st. */
+void process_chunk(struct worker *w, struct chunk_job *job);
+
+void add_stats(struct stats *a, const struct stats *b);
+/* Prints the --stats report on stderr; start: when the run began. */
+void print_stats(const struct stats *s, double start);
+
+#endif

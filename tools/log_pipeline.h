@@ -1,0 +1,60 @@
+/* log_pipeline.h - reading inputs (mmap or pipe), worker threads, output in
+ * input order, progress. */
+#ifndef PCT_TOOLS_LOG_PIPELINE_H
+#define PCT_TOOLS_LOG_PIPELINE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "log_decode.h"
+#include "log_output.h"
+
+/* What the whole run has done so far. */
+struct run_state {
+    struct stats total;
+    uint64_t size_known;  /* total input bytes, 0 if unknown */
+    uint64_t done_before; /* bytes of earlier files */
+    double start, last_progress;
+    int show_progress;
+    int failed;
+};
+
+enum slot_state {
+    SLOT_FREE,
+    SLOT_READY,
+    SLOT_BUSY,
+    SLOT_DONE
+};
+
+struct slot {
+    enum slot_state state;
+    struct chunk_job job;
+    struct buf own;    /* input bytes when streaming */
+    const char *unmap; /* mmap'd range to release once written */
+    size_t unmap_len;
+};
+
+struct pipeline {
+    const struct log_ctx *ctx;
+    struct run_state run;
+    pthread_mutex_t lock;
+    pthread_cond_t ready, done;
+    struct slot *slots;
+    size_t nslots;
+    uint64_t next_fill, next_work, next_write;
+    int quit;
+    int nworkers;
+    pthread_t *threads;
+    struct worker inline_worker;
+};
+
+/* Starts nworkers threads (0: decode on the calling thread). */
+void pipeline_start(struct pipeline *pl, const struct log_ctx *ctx, int nworkers);
+/* Decodes one input ("-": stdin) to stdout; errors set pl->run.failed. */
+void pipeline_input(struct pipeline *pl, const char *name);
+/* Writes what is left and stops the threads. */
+void pipeline_stop(struct pipeline *pl);
+/* Redraws the progress bar (at most every 0.1 s unless final). */
+void show_progress(struct pipeline *pl, int final);
+
+#endif

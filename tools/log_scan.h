@@ -1,0 +1,92 @@
+/* log_scan.h - finding the first byte of a small byte class, 16 bytes per
+ * step with SSE2 (baseline on x86-64, so no ISA flags), else a table loop.
+ * Most pieces of a log line need no work at all: this is how we find out. */
+#ifndef PCT_TOOLS_LOG_SCAN_H
+#define PCT_TOOLS_LOG_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define LOG_SCAN_SSE2 1
+#endif
+
+#define LOG_SCAN_BYTES 6
+
+/* The class: bytes below `below`, bytes >= 0x80 if high, and up to
+ * LOG_SCAN_BYTES given bytes. table[] says the same, byte by byte. */
+struct log_scan {
+    unsigned char table[256];
+    unsigned char below;
+    int high;
+    unsigned char bytes[LOG_SCAN_BYTES]; /* unused slots repeat bytes[0] */
+    /* below - 1, then bytes[], each repeated 16 times: loading a ready
+     * vector is one instruction, broadcasting a byte (SSE2) four. */
+    unsigned char vec[1 + LOG_SCAN_BYTES][16];
+};
+
+/* bytes: a NUL-terminated list (at most LOG_SCAN_BYTES, at least one). */
+void log_scan_init(struct log_scan *s, unsigned char below, int high, const char *bytes);
+
+#ifdef LOG_SCAN_SSE2
+static inline unsigned log_scan_mask(const struct log_scan *s, const char *p)
+{
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i *vec = (const __m128i *)(const void *)s->vec;
+    __m128i hit = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_loadu_si128(vec)), v);
+    for (int k = 1; k <= LOG_SCAN_BYTES; k++)
+        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + k)));
+    unsigned m = (unsigned)_mm_movemask_epi8(hit);
+    if (s->high)
+        m |= (unsigned)_mm_movemask_epi8(v);
+    return m;
+}
+#endif
+
+/* Offset of the first byte of src[i..n) in the class, or n. */
+static inline size_t log_scan_find(const struct log_scan *s, const char *src, size_t i, size_t n)
+{
+#ifdef LOG_SCAN_SSE2
+    for (; n - i >= 16; i += 16) {
+        unsigned m = log_scan_mask(s, src + i);
+        if (m != 0)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    if (i < n && n >= 16) { /* the last 16 bytes, minus those already seen */
+        unsigned m = log_scan_mask(s, src + n - 16) >> (16 - (n - i));
+        return m != 0 ? i + (size_t)__builtin_ctz(m) : n;
+    }
+#endif
+    while (i < n && !s->table[(unsigned char)src[i]])
+        i++;
+    return i;
+}
+
+/* The first c in [p, e), or NULL. For the short distances within a line:
+ * inline, so cheaper than a call to memchr. */
+static inline const char *log_find_byte(const char *p, const char *e, char c)
+{
+#ifdef LOG_SCAN_SSE2
+    const char *start = p;
+    const __m128i cv = _mm_set1_epi8(c);
+    for (; e - p >= 16; p += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), cv));
+        if (m != 0)
+            return p + __builtin_ctz(m);
+    }
+    if (p < e && e - start >= 16) { /* the last 16 bytes, minus those already seen */
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                         _mm_loadu_si128((const __m128i *)(const void *)(e - 16)), cv)) >>
+                     (16 - (e - p));
+        return m != 0 ? p + __builtin_ctz(m) : NULL;
+    }
+#endif
+    for (; p < e; p++)
+        if (*p == c)
+            return p;
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,60 @@
+/* log_util.c - small helpers shared by the `pct logs` files. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log_util.h"
+
+_Noreturn void fatal(const char *what, const char *detail)
+{
+    if (detail != NULL)
+        fprintf(stderr, "pct logs: %s: %s\n", what, detail);
+    else
+        fprintf(stderr, "pct logs: %s\n", what);
+    exit(LOG_EXIT_TROUBLE);
+}
+
+void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size > 0 ? size : 1);
+    if (q == NULL)
+        fatal("out of memory", NULL);
+    return q;
+}
+
+void buf_reserve(struct buf *b, size_t extra)
+{
+    if (b->cap - b->len >= extra && b->data != NULL)
+        return;
+    size_t cap = b->cap > 0 ? b->cap : 65536;
+    while (cap - b->len < extra)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t got = write(fd, p, n);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            fatal("write error", strerror(errno));
+        }
+        p += got;
+        n -= (size_t)got;
+    }
+}

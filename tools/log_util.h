@@ -1,0 +1,62 @@
+/* log_util.h - small helpers shared by the `pct logs` files: fatal errors,
+ * growable buffers, byte spans, whole writes. */
+#ifndef PCT_TOOLS_LOG_UTIL_H
+#define PCT_TOOLS_LOG_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define LOG_EXIT_OK 0
+#define LOG_EXIT_TROUBLE 2
+
+/* Prints "pct logs: what[: detail]" and exits with status 2. */
+_Noreturn void fatal(const char *what, const char *detail);
+void *xrealloc(void *p, size_t size);
+
+struct buf {
+    char *data;
+    size_t len, cap;
+};
+
+/* Makes room for extra more bytes after len (doubling, from 64 KiB). */
+void buf_reserve(struct buf *b, size_t extra);
+
+double now_seconds(void);
+/* Writes all n bytes (retrying short writes); fatal on error. */
+void write_all(int fd, const char *p, size_t n);
+
+static inline int is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* Words of 8 bytes: testing for bytes >= 0x80 a word at a time. */
+#define SWAR_HIGHS 0x8080808080808080ULL
+
+static inline uint64_t swar_load(const char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* A piece of a line: no copy, no terminator. */
+struct span {
+    const char *p;
+    size_t n;
+};
+
+static inline struct span span_of(const char *a, const char *b)
+{
+    struct span s = {a, (size_t)(b - a)};
+    return s;
+}
+
+static inline int span_is(struct span s, const char *text)
+{
+    size_t n = strlen(text);
+    return s.n == n && memcmp(s.p, text, n) == 0;
+}
+
+#endif
