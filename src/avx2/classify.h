@@ -62,6 +62,26 @@ static inline __m256i pct_avx_in_set(__m256i v, const pct_avx_set *t)
     return _mm256_cmpeq_epi8(_mm256_and_si256(row, bit), bit);
 }
 
+/* 0 at each byte that is not a hex digit, nonzero at each hex digit (see
+ * pct_sse_is_hex for the tables); pct_avx_is_hex without its final step, for
+ * the callers that only need the bytes that are not digits. */
+static inline __m256i pct_avx_hex_class(__m256i v)
+{
+    const __m256i hex_l = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, /* */
+                                           1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
+    const __m256i hex_h = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
+                                           0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return _mm256_and_si256(_mm256_shuffle_epi8(hex_l, v),
+                            _mm256_shuffle_epi8(hex_h, pct_avx_high_nibble(v)));
+}
+
+/* The mask of the bytes of v that are not hex digits. */
+static inline uint32_t pct_avx_not_hex_mask(__m256i v)
+{
+    return (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(pct_avx_hex_class(v), _mm256_setzero_si256()));
+}
+
 /* 0xFF at each hex digit (see pct_sse_is_hex for the tables). */
 static inline __m256i pct_avx_is_hex(__m256i v)
 {

@@ -16,7 +16,10 @@
 #define AHEAD 2
 #define MAX_WINDOW (16 * W)
 #define SPARSE 8 /* at most this many '%' in 64 bytes: decode_sparse */
-#define DENSE 16 /* at least this many: try sse42/dense.h */
+/* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45): the 64-byte mask
+ * shows whether a dense chunk (sse42/dense.h) can start after the carried
+ * digits, without trying one. */
+#define DENSE_PERCENTS 0x249249249249ull
 
 static inline __m256i load(const uint8_t *p)
 {
@@ -59,6 +62,48 @@ decode_block(const uint8_t *s, uint8_t **out, uint32_t *carry, const pct_avx_set
     *carry = (uint32_t)(digits >> W);
     if (output_mask)
         *output_mask = kept;
+    return 0;
+}
+
+/* Two blocks (the 64 bytes at s, with `percents` their '%') in which every
+ * '%' starts an escape, as in URL-encoded text: then the escapes are the
+ * '%' themselves, and only one byte of each pair of positions needs the hex
+ * test: the digits of the escape at t are bytes t + 1 and t + 2, which are
+ * bits t and t + 1 of the mask of hex digits among bytes 1..65 (`hex`). This
+ * saves decode_block one of its two hex classifications and the movemask of
+ * the escapes. Returns 1, with nothing written, if some '%' starts no escape
+ * (decode_block decides those). Reads s[0..66). */
+static inline __attribute__((always_inline)) int decode_pair(const uint8_t *s, uint8_t **out,
+                                                             uint32_t *carry, uint64_t percents,
+                                                             const pct_avx_set *kept_bytes,
+                                                             int keep, unsigned flags)
+{
+    const __m256i a1 = load(s + 1), b1 = load(s + W + 1);
+    const uint64_t hex = ~(pct_avx_not_hex_mask(a1) | (uint64_t)pct_avx_not_hex_mask(b1) << W);
+    const uint64_t hex2 = (hex >> 1) | (uint64_t)((pct_hex_nibble[s[2 * W + 1]] >> 7) ^ 1) << 63;
+    if ((percents & hex & hex2) != percents)
+        return 1;
+    uint8_t *o = *out;
+    uint32_t c = *carry;
+    for (int k = 0; k < 2; k++) {
+        __m256i v0 = load(s + k * W);
+        const __m256i v1 = k ? b1 : a1, v2 = load(s + k * W + 2);
+        __m256i escapes = _mm256_cmpeq_epi8(v0, _mm256_set1_epi8('%'));
+        if (flags & PCT_PLUS)
+            v0 = plus_to_space(v0);
+        const __m256i bytes = pct_avx_hex_pair(v1, v2);
+        uint32_t escape_mask = (uint32_t)(percents >> (k * W));
+        if (keep) {
+            escapes = _mm256_andnot_si256(pct_avx_in_set(bytes, kept_bytes), escapes);
+            escape_mask = (uint32_t)_mm256_movemask_epi8(escapes);
+        }
+        const __m256i d = _mm256_blendv_epi8(v0, bytes, escapes);
+        const uint64_t digits = pct_escape_digits(escape_mask);
+        o = pct_avx_compact_store(o, d, ~((uint32_t)digits | c));
+        c = (uint32_t)(digits >> W);
+    }
+    *out = o;
+    *carry = c;
     return 0;
 }
 
@@ -153,13 +198,68 @@ static inline __attribute__((always_inline)) int decode_sparse(const uint8_t *s,
     return 0;
 }
 
-/* A run of 48-byte chunks of escapes only (sse42/dense.h) from src + *i,
- * a token boundary. Returns 0 if the first chunk is not one. */
+/* Two chunks of sse42/dense.h at once: 96 bytes that are 32 escapes, as 32
+ * bytes stored at out. Each 128-bit lane holds one 48-byte chunk (lane 0 the
+ * first, lane 1 the second), so the in-lane shuffles of sse42/dense.h apply
+ * unchanged. Returns 0 (nothing written) unless all 32 escapes are there and
+ * (with a keep set) none of them is kept. All loads come before the store:
+ * in place works. */
+static inline int decode_dense2(const uint8_t *s, uint8_t *out, const pct_avx_set *kept_bytes)
+{
+#define Z -128
+#define LANES(...) _mm256_setr_epi8(__VA_ARGS__, __VA_ARGS__)
+    const __m256i a =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)s)),
+                                _mm_loadu_si128((const __m128i *)(s + 48)), 1);
+    const __m256i b =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + 16))),
+                                _mm_loadu_si128((const __m128i *)(s + 64)), 1);
+    const __m256i c =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(s + 32))),
+                                _mm_loadu_si128((const __m128i *)(s + 80)), 1);
+    const __m256i percent = _mm256_set1_epi8('%');
+    /* the '%' positions of sse42/dense.h, in both lanes */
+    const uint32_t pa = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, percent));
+    const uint32_t pb = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, percent));
+    const uint32_t pc = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(c, percent));
+    if ((pa & 0x92499249u) != 0x92499249u || (pb & 0x49244924u) != 0x49244924u ||
+        (pc & 0x24922492u) != 0x24922492u)
+        return 0;
+    const __m256i high = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_shuffle_epi8(a, LANES(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z)),
+            _mm256_shuffle_epi8(b, LANES(Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z))),
+        _mm256_shuffle_epi8(c, LANES(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 5, 8, 11, 14)));
+    const __m256i low = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_shuffle_epi8(a, LANES(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z)),
+            _mm256_shuffle_epi8(b, LANES(Z, Z, Z, Z, Z, 1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z))),
+        _mm256_shuffle_epi8(c, LANES(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15)));
+#undef LANES
+#undef Z
+    const __m256i zero = _mm256_setzero_si256();
+    if (_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(pct_avx_hex_class(high), zero),
+                                             _mm256_cmpeq_epi8(pct_avx_hex_class(low), zero))))
+        return 0;
+    const __m256i bytes = pct_avx_hex_pair(high, low);
+    if (kept_bytes && _mm256_movemask_epi8(pct_avx_in_set(bytes, kept_bytes)) != 0)
+        return 0;
+    _mm256_storeu_si256((__m256i *)out, bytes);
+    return 1;
+}
+
+/* A run of 48-byte chunks of escapes only (sse42/dense.h; two at a time by
+ * decode_dense2) from src + *i, a token boundary. Returns 0 if the first
+ * chunk is not one. */
 static inline int decode_dense(const uint8_t *src, size_t len, size_t *i, uint8_t **out,
-                               const pct_sse_set *kept_bytes)
+                               const pct_sse_set *kept_bytes, const pct_avx_set *kept_bytes32)
 {
     size_t j = *i;
     uint8_t *o = *out;
+    while (len - j >= 96 && decode_dense2(src + j, o, kept_bytes32)) {
+        j += 96;
+        o += 32;
+    }
     while (len - j >= 48 && pct_sse_decode_dense(src + j, o, kept_bytes)) {
         j += 48;
         o += 16;
@@ -193,9 +293,10 @@ static inline __attribute__((always_inline)) pct_result decode(const uint8_t *sr
                 i += 2 * W;
                 continue;
             }
-            if (__builtin_popcountll(percents) >= DENSE) {
+            if (((percents >> __builtin_popcount(carry)) & DENSE_PERCENTS) == DENSE_PERCENTS) {
                 size_t j = i + (size_t)__builtin_popcount(carry);
-                if (decode_dense(src, len, &j, &out, keep ? &kept_bytes16 : NULL)) {
+                if (decode_dense(src, len, &j, &out, keep ? &kept_bytes16 : NULL,
+                                 keep ? &kept_bytes : NULL)) {
                     i = j;
                     carry = 0;
                     window = W;
@@ -212,6 +313,11 @@ static inline __attribute__((always_inline)) pct_result decode(const uint8_t *sr
                         continue;
                     }
                 }
+            } else if (decode_pair(src + i, &out, &carry, percents, &kept_bytes, keep != NULL,
+                                   flags) == 0) {
+                i += 2 * W;
+                window = W;
+                continue;
             } else if (decode_block(src + i, &out, &carry, &kept_bytes, keep != NULL, flags,
                                     NULL) == 0) {
                 i += W;
@@ -273,9 +379,12 @@ static pct_result decode_checked(const uint8_t *src, size_t len, uint8_t *dst, c
             i += 2 * W;
             continue;
         }
-        if (__builtin_popcountll(percents) >= DENSE) {
+        if (((percents >> __builtin_popcount(carry)) & DENSE_PERCENTS) == DENSE_PERCENTS) {
             const size_t j = i + (size_t)__builtin_popcount(carry);
             size_t n = 0;
+            while (n < 2 * W && len - j >= 3 * n + 96 &&
+                   decode_dense2(src + j + 3 * n, unit + n, keep ? &kept_bytes : NULL))
+                n += 32;
             while (n < 2 * W && len - j >= 3 * n + 48 &&
                    pct_sse_decode_dense(src + j + 3 * n, unit + n, keep ? &kept_bytes16 : NULL))
                 n += 16;
@@ -322,11 +431,10 @@ static pct_result decode_checked(const uint8_t *src, size_t len, uint8_t *dst, c
     return finish(src, len, i, dst, out, keep, flags, consumed);
 }
 
-pct_result pct_avx2_decode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *keep,
-                           unsigned flags, size_t *consumed)
+static __attribute__((noinline)) pct_result decode_long(const uint8_t *src, size_t len,
+                                                        uint8_t *dst, const pct_set *keep,
+                                                        unsigned flags, size_t *consumed)
 {
-    if ((flags & PCT_INTERNAL_NORMALIZE) || len < W + AHEAD)
-        return pct_scalar_decode(src, len, dst, keep, flags, consumed);
     if (flags & (PCT_UTF8 | PCT_UTF8_REPLACE))
         return decode_checked(src, len, dst, keep, flags, consumed);
     if (keep == NULL && flags == 0)
@@ -334,4 +442,15 @@ pct_result pct_avx2_decode(const uint8_t *src, size_t len, uint8_t *dst, const p
     if (keep == NULL && flags == PCT_PLUS)
         return decode(src, len, dst, NULL, PCT_PLUS, consumed);
     return decode(src, len, dst, keep, flags, consumed);
+}
+
+/* The short-input check is on its own ahead of the kernel, so that a short
+ * call reaches the scalar routine without the kernel's prologue (register
+ * saves and the realignment of the stack for its vectors). */
+pct_result pct_avx2_decode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *keep,
+                           unsigned flags, size_t *consumed)
+{
+    if ((flags & PCT_INTERNAL_NORMALIZE) || len < W + AHEAD)
+        return pct_scalar_decode(src, len, dst, keep, flags, consumed);
+    return decode_long(src, len, dst, keep, flags, consumed);
 }

@@ -35,10 +35,9 @@ static inline uint32_t in_set_mask(const uint8_t *p, const pct_avx_set *t)
     return (uint32_t)_mm256_movemask_epi8(pct_avx_in_set(load(p), t));
 }
 
-size_t pct_avx2_encode_length(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
+static __attribute__((noinline)) size_t encode_length_long(const uint8_t *src, size_t len,
+                                                           const pct_set *set, unsigned flags)
 {
-    if (len < 32 + 2)
-        return pct_scalar_encode_length(src, len, set, flags);
     const pct_avx_set t = escaped_set(set, flags);
     size_t escaped = 0, i = 0;
     if (!(flags & PCT_KEEP_ESCAPES)) {
@@ -315,11 +314,10 @@ hand_over:
     return r;
 }
 
-pct_result pct_avx2_encode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *set,
-                           unsigned flags, size_t *consumed)
+static __attribute__((noinline)) pct_result encode_long(const uint8_t *src, size_t len,
+                                                        uint8_t *dst, const pct_set *set,
+                                                        unsigned flags, size_t *consumed)
 {
-    if (len < 32 + SLACK)
-        return pct_scalar_encode(src, len, dst, set, flags, consumed);
     const int plus = (flags & PCT_PLUS) && pct_in_set(set, ' ');
     const int keep_escapes = (flags & PCT_KEEP_ESCAPES) != 0;
     if (flags & PCT_UTF8) {
@@ -333,4 +331,23 @@ pct_result pct_avx2_encode(const uint8_t *src, size_t len, uint8_t *dst, const p
                     : encode(src, len, dst, set, flags, consumed, 0, 1, 0);
     return plus ? encode(src, len, dst, set, flags, consumed, 1, 0, 0)
                 : encode(src, len, dst, set, flags, consumed, 0, 0, 0);
+}
+
+/* The short-input check is on its own ahead of the kernel, so that a short
+ * call reaches the scalar routine without the kernel's prologue (register
+ * saves and the realignment of the stack for its vectors). */
+pct_result pct_avx2_encode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *set,
+                           unsigned flags, size_t *consumed)
+{
+    if (len < 32 + SLACK)
+        return pct_scalar_encode(src, len, dst, set, flags, consumed);
+    return encode_long(src, len, dst, set, flags, consumed);
+}
+
+/* Likewise. */
+size_t pct_avx2_encode_length(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
+{
+    if (len < 32 + 2)
+        return pct_scalar_encode_length(src, len, set, flags);
+    return encode_length_long(src, len, set, flags);
 }

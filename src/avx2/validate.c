@@ -50,10 +50,9 @@ validate_block(const uint8_t *s, size_t *count, uint32_t *carry, const pct_avx_s
     return 0;
 }
 
-pct_result pct_avx2_validate(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
+static __attribute__((noinline)) pct_result validate_long(const uint8_t *src, size_t len,
+                                                          const pct_set *set, unsigned flags)
 {
-    if (len < W + AHEAD)
-        return pct_scalar_validate(src, len, set, flags);
     const pct_avx_set t = pct_avx_set_load(set);
     const int percent_in_set = pct_in_set(set, '%');
     pct_set s = *set;
@@ -136,4 +135,14 @@ pct_result pct_avx2_validate(const uint8_t *src, size_t len, const pct_set *set,
     pct_result r = pct_scalar_validate(src + i, len - i, set, flags);
     r.count += r.status == PCT_OK ? count : i;
     return r;
+}
+
+/* The short-input check is on its own ahead of the kernel, so that a short
+ * call reaches the scalar routine without the kernel's prologue (register
+ * saves and the realignment of the stack for its vectors). */
+pct_result pct_avx2_validate(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
+{
+    if (len < W + AHEAD)
+        return pct_scalar_validate(src, len, set, flags);
+    return validate_long(src, len, set, flags);
 }
