@@ -609,4 +609,40 @@ static inline void gen_set(pct_set *s, unsigned p)
             ref_set_add(s, (unsigned char)b);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Shared test tables (macros: an unused static table would warn)           */
+/* ------------------------------------------------------------------------ */
+
+/* Every predefined set with its name, as the initializer of an array of
+ * ref_named_set. */
+typedef struct ref_named_set {
+    const char *name;
+    const pct_set *set;
+} ref_named_set;
+#define REF_PREDEFINED_SETS                                                                        \
+    {                                                                                              \
+        {"c0_control", &pct_set_c0_control}, {"fragment", &pct_set_fragment},                      \
+            {"query", &pct_set_query}, {"special_query", &pct_set_special_query},                  \
+            {"path", &pct_set_path}, {"userinfo", &pct_set_userinfo},                              \
+            {"component", &pct_set_component}, {"form", &pct_set_form},                            \
+            {"rfc3986", &pct_set_rfc3986}, {"uri", &pct_set_uri},                                  \
+            {"uri_component", &pct_set_uri_component},                                             \
+    }
+
+/* Every flag combination pct_decode accepts (PCT_UTF8 and PCT_UTF8_REPLACE
+ * exclude each other), as an array initializer. */
+#define REF_DECODE_FLAG_COMBOS                                                                     \
+    {                                                                                              \
+        0, PCT_PLUS, PCT_STRICT, PCT_UTF8, PCT_UTF8_REPLACE, PCT_PERCENT_U, PCT_PLUS | PCT_STRICT, \
+            PCT_PLUS | PCT_UTF8, PCT_PLUS | PCT_UTF8_REPLACE, PCT_PLUS | PCT_PERCENT_U,            \
+            PCT_STRICT | PCT_UTF8, PCT_STRICT | PCT_UTF8_REPLACE, PCT_STRICT | PCT_PERCENT_U,      \
+            PCT_UTF8 | PCT_PERCENT_U, PCT_UTF8_REPLACE | PCT_PERCENT_U,                            \
+            PCT_PLUS | PCT_STRICT | PCT_UTF8, PCT_PLUS | PCT_STRICT | PCT_UTF8_REPLACE,            \
+            PCT_PLUS | PCT_STRICT | PCT_PERCENT_U, PCT_PLUS | PCT_UTF8 | PCT_PERCENT_U,            \
+            PCT_PLUS | PCT_UTF8_REPLACE | PCT_PERCENT_U, PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U,    \
+            PCT_STRICT | PCT_UTF8_REPLACE | PCT_PERCENT_U,                                         \
+            PCT_PLUS | PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U,                                      \
+            PCT_PLUS | PCT_STRICT | PCT_UTF8_REPLACE | PCT_PERCENT_U,                              \
+    }
+
 #endif /* PCT_TEST_REF_H */

@@ -8,33 +8,7 @@
 #include "pct.h"
 #include "ref.h"
 
-static const unsigned all_flags[] = {
-    /* every combination pct_decode accepts (PCT_UTF8 and PCT_UTF8_REPLACE exclude each other) */
-    0,
-    PCT_PLUS,
-    PCT_STRICT,
-    PCT_UTF8,
-    PCT_UTF8_REPLACE,
-    PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT,
-    PCT_PLUS | PCT_UTF8,
-    PCT_PLUS | PCT_UTF8_REPLACE,
-    PCT_PLUS | PCT_PERCENT_U,
-    PCT_STRICT | PCT_UTF8,
-    PCT_STRICT | PCT_UTF8_REPLACE,
-    PCT_STRICT | PCT_PERCENT_U,
-    PCT_UTF8 | PCT_PERCENT_U,
-    PCT_UTF8_REPLACE | PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8_REPLACE,
-    PCT_PLUS | PCT_STRICT | PCT_PERCENT_U,
-    PCT_PLUS | PCT_UTF8 | PCT_PERCENT_U,
-    PCT_PLUS | PCT_UTF8_REPLACE | PCT_PERCENT_U,
-    PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U,
-    PCT_STRICT | PCT_UTF8_REPLACE | PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8_REPLACE | PCT_PERCENT_U,
-};
+static const unsigned all_flags[] = REF_DECODE_FLAG_COMBOS;
 #define NFLAGS (sizeof all_flags / sizeof all_flags[0])
 
 /* Runs the library (out of place, exactly-sized buffers; and in place when

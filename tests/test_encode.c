@@ -7,22 +7,7 @@
 #include "pct.h"
 #include "ref.h"
 
-static const struct {
-    const char *name;
-    const pct_set *set;
-} sets[] = {
-    {"c0_control", &pct_set_c0_control},
-    {"fragment", &pct_set_fragment},
-    {"query", &pct_set_query},
-    {"special_query", &pct_set_special_query},
-    {"path", &pct_set_path},
-    {"userinfo", &pct_set_userinfo},
-    {"component", &pct_set_component},
-    {"form", &pct_set_form},
-    {"rfc3986", &pct_set_rfc3986},
-    {"uri", &pct_set_uri},
-    {"uri_component", &pct_set_uri_component},
-};
+static const ref_named_set sets[] = REF_PREDEFINED_SETS;
 #define NSETS (sizeof sets / sizeof sets[0])
 
 static const unsigned all_flags[] = {0,

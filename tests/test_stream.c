@@ -14,32 +14,7 @@
 #include "pct.h"
 #include "ref.h"
 
-static const unsigned dec_flags[] = {
-    0,
-    PCT_PLUS,
-    PCT_STRICT,
-    PCT_UTF8,
-    PCT_UTF8_REPLACE,
-    PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT,
-    PCT_PLUS | PCT_UTF8,
-    PCT_PLUS | PCT_UTF8_REPLACE,
-    PCT_PLUS | PCT_PERCENT_U,
-    PCT_STRICT | PCT_UTF8,
-    PCT_STRICT | PCT_UTF8_REPLACE,
-    PCT_STRICT | PCT_PERCENT_U,
-    PCT_UTF8 | PCT_PERCENT_U,
-    PCT_UTF8_REPLACE | PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8_REPLACE,
-    PCT_PLUS | PCT_STRICT | PCT_PERCENT_U,
-    PCT_PLUS | PCT_UTF8 | PCT_PERCENT_U,
-    PCT_PLUS | PCT_UTF8_REPLACE | PCT_PERCENT_U,
-    PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U,
-    PCT_STRICT | PCT_UTF8_REPLACE | PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U,
-    PCT_PLUS | PCT_STRICT | PCT_UTF8_REPLACE | PCT_PERCENT_U,
-};
+static const unsigned dec_flags[] = REF_DECODE_FLAG_COMBOS;
 #define NDEC (sizeof dec_flags / sizeof dec_flags[0])
 
 static const unsigned enc_flags[] = {0,
