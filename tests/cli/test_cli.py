@@ -9,36 +9,18 @@ check failed, 2 on bad usage. Python 3 standard library only.
 import os
 import random
 import re
-import shlex
 import subprocess
 import sys
 import urllib.parse
 
+from clitest import WRAPPER, check, short, summary
+
 PCT = None
-# Cross builds: how to run the pct binary (meson sets MESON_EXE_WRAPPER, e.g.
-# "qemu-aarch64 -L /usr/aarch64-linux-gnu", when it is passed as a program).
-WRAPPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER") or os.environ.get("PCT_EXE_WRAPPER") or "")
-passed = 0
-failed = 0
 
 
 # --------------------------------------------------------------------------
-# Harness
+# Harness (counted checks: clitest.py)
 # --------------------------------------------------------------------------
-
-def short(value, limit=160):
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "...(%d bytes)" % len(value)
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s%s" % (name, ": " + detail if detail else ""))
-    return condition
 
 
 def run(args, stdin=b"", env=None):
@@ -632,8 +614,7 @@ def main(argv):
             return 2
     for name in names:
         GROUPS[name]()
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

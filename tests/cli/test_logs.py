@@ -11,35 +11,18 @@ import json
 import os
 import random
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
 import time
 
+from clitest import WRAPPER, check, short, summary
+
 PCT = None
-WRAPPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER") or os.environ.get("PCT_EXE_WRAPPER") or "")
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SAMPLE = os.path.join(ROOT, "data", "sample-access.log")
 LOGS = os.path.join(HERE, "logs")
-passed = 0
-failed = 0
-
-
-def short(value, limit=160):
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "...(%d bytes)" % len(value)
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s%s" % (name, ": " + detail if detail else ""))
-    return condition
 
 
 def run(args, stdin=b""):
@@ -358,8 +341,7 @@ def main(argv):
             return 2
     for name in names:
         GROUPS[name]()
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
