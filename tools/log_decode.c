@@ -55,7 +55,7 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
         if (left >= 3 && is_hex((unsigned char)p[1]) && is_hex((unsigned char)p[2])) {
             w->line_escaped = 1;
             p += 3;
-        } else if ((flags & PCT_PERCENT_U) && left >= 6 && (p[1] | 0x20) == 'u' &&
+        } else if ((flags & PCT_PERCENT_U) && left >= 6 && p[1] == 'u' &&
                    is_hex((unsigned char)p[2]) && is_hex((unsigned char)p[3]) &&
                    is_hex((unsigned char)p[4]) && is_hex((unsigned char)p[5])) {
             w->line_escaped = 1;

@@ -318,6 +318,12 @@ def test_stats():
         m = re.search(r"^%s: *(\d+)" % re.escape(key), err, re.M)
         check("stats %s" % key, m is not None and int(m.group(1)) == value, repr(err))
     check("stats GB/s", re.search(r"^throughput: *[\d.]+ GB/s", err, re.M) is not None, repr(err))
+    # %uXXXX counts as an escape only where it is decoded: lower-case 'u'.
+    result = run_ok("stats %u", ["--stats", "--percent-u"], line("/%u00E9") + b"\n" + line("/%U00E9") + b"\n")
+    err = result.stderr.decode()
+    for key, value in [("lines with escapes", 1), ("malformed escapes", 1)]:
+        m = re.search(r"^%s: *(\d+)" % re.escape(key), err, re.M)
+        check("stats %%u %s" % key, m is not None and int(m.group(1)) == value, repr(err))
     result = run_ok("progress", ["--progress", SAMPLE, "--threads", "1"])
     check("progress on stderr", b"%" in result.stderr and b"ETA" in result.stderr)
     result = run_ok("no progress when not a tty", [SAMPLE])
