@@ -33,6 +33,7 @@
 
 #include "cpu.h"
 #include "impl.h"
+#include "../flag_names.h"
 #include "pct.h"
 
 #if defined(__has_feature)
@@ -328,24 +329,7 @@ static inline void fuzz_hex(const char *label, const void *p, size_t n)
 
 static inline void fuzz_print_flags(unsigned f)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{PCT_PLUS, "PLUS"},
-                 {PCT_STRICT, "STRICT"},
-                 {PCT_UTF8, "UTF8"},
-                 {PCT_KEEP_ESCAPES, "KEEP_ESCAPES"},
-                 {PCT_PERCENT_U, "PERCENT_U"},
-                 {PCT_UTF8_REPLACE, "UTF8_REPLACE"},
-                 {PCT_INTERNAL_NORMALIZE, "NORMALIZE"}};
-    int any = 0;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (f & names[k].bit) {
-            fprintf(stderr, "%s%s", any ? "|" : "", names[k].name);
-            any = 1;
-        }
-    if (!any)
-        fprintf(stderr, "0");
+    pct_test_print_flags(stderr, f);
 }
 
 static inline void fuzz_print_input(void)

@@ -16,6 +16,7 @@
 
 #include "cpu.h"
 #include "impl.h"
+#include "../flag_names.h"
 
 /* ------------------------------------------------------------------------ */
 /* PRNG (xorshift64*)                                                        */
@@ -278,24 +279,7 @@ static void harness_init(void)
 
 static inline void print_flags(unsigned f)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{PCT_PLUS, "PLUS"},
-                 {PCT_STRICT, "STRICT"},
-                 {PCT_UTF8, "UTF8"},
-                 {PCT_KEEP_ESCAPES, "KEEP_ESCAPES"},
-                 {PCT_PERCENT_U, "PERCENT_U"},
-                 {PCT_UTF8_REPLACE, "UTF8_REPLACE"},
-                 {PCT_INTERNAL_NORMALIZE, "NORMALIZE"}};
-    int any = 0;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (f & names[k].bit) {
-            printf("%s%s", any ? "|" : "", names[k].name);
-            any = 1;
-        }
-    if (!any)
-        printf("0");
+    pct_test_print_flags(stdout, f);
 }
 
 static inline void print_hex(const char *label, const uint8_t *p, size_t n)
