@@ -25,6 +25,9 @@ static const pct_impl scalar_impl = {
 };
 
 const pct_impl *const pct_impl_table[] = {
+#if PCT_HAVE_AVX512
+    &pct_avx512_impl,
+#endif
 #if PCT_HAVE_AVX2
     &pct_avx2_impl,
 #endif

@@ -74,6 +74,7 @@ pct_validate_fn pct_scalar_validate;
 /* The SIMD implementations, each defined in src/<isa>/impl.c. */
 extern const pct_impl pct_sse42_impl;
 extern const pct_impl pct_avx2_impl;
+extern const pct_impl pct_avx512_impl;
 extern const pct_impl pct_neon_impl;       /* native, on aarch64 */
 extern const pct_impl pct_neon_simde_impl; /* the same source through SIMDe, elsewhere */
 

@@ -9,6 +9,7 @@
 #ifndef PCT_SCALAR_UTF8_H
 #define PCT_SCALAR_UTF8_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct pct_utf8_state {
@@ -88,6 +89,24 @@ static inline unsigned pct_utf8_encode(uint32_t cp, uint8_t out[4])
     out[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
     out[3] = (uint8_t)(0x80 | (cp & 0x3F));
     return 4;
+}
+
+/* Number of bytes (0-3) at the end of p[0..n) that form an unfinished
+ * sequence: a lead byte whose sequence needs more bytes than follow it. Ill-
+ * formed bytes are left for the validation (a lead F8-FF counts as needing
+ * four: it is held back, then fails). */
+static inline size_t pct_utf8_unfinished(const uint8_t *p, size_t n)
+{
+    for (size_t k = 1; k <= 3 && k <= n; k++) {
+        const uint8_t b = p[n - k];
+        if (b < 0x80)
+            return 0;
+        if (b >= 0xC0) {
+            const size_t length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
+            return length > k ? k : 0;
+        }
+    }
+    return 0;
 }
 
 #endif /* PCT_SCALAR_UTF8_H */

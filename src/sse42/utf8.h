@@ -31,7 +31,7 @@
  * to five bytes over the boundary values of each class.
  *
  * The check alone does not see a sequence cut off at the end of the data;
- * pct_utf8_unfinished finds that one.
+ * pct_utf8_unfinished (scalar/utf8.h) finds that one.
  */
 #ifndef PCT_SSE42_UTF8_H
 #define PCT_SSE42_UTF8_H
@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "scalar/utf8.h"
 #include "sse42/classify.h"
 
 /* Non-zero bytes where cur (preceded by prev, the 16 bytes before it) is not
@@ -68,24 +69,6 @@ static inline __m128i pct_sse_utf8_errors(__m128i cur, __m128i prev)
                                    _mm_subs_epu8(prev3, _mm_set1_epi8(0x70))),
                       _mm_set1_epi8((char)0x80));
     return _mm_xor_si128(pairs, continuation_expected);
-}
-
-/* Number of bytes (0-3) at the end of p[0..n) that form an unfinished
- * sequence: a lead byte whose sequence needs more bytes than follow it. Ill-
- * formed bytes are left for the validation (a lead F8-FF counts as needing
- * four: it is held back, then fails). */
-static inline size_t pct_utf8_unfinished(const uint8_t *p, size_t n)
-{
-    for (size_t k = 1; k <= 3 && k <= n; k++) {
-        const uint8_t b = p[n - k];
-        if (b < 0x80)
-            return 0;
-        if (b >= 0xC0) {
-            const size_t length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-            return length > k ? k : 0;
-        }
-    }
-    return 0;
 }
 
 /* Validates the n <= 64 bytes in unit (which has room for 64 more) up to the

@@ -1,0 +1,146 @@
+/* kernel/decode_body.h - the percent-decoder of the SIMD implementations,
+ * written once over the 64-byte block primitives of an ISA's block.h (which
+ * the including decode.c includes first). It reads like
+ * pct_scalar_decode (scalar/decode.c), a block instead of a byte at a time:
+ *
+ *   for each 64-byte block at i (2 more bytes are read: the digits of an
+ *   escape at its end):
+ *     percents   '%' bytes
+ *     escapes    '%' followed by two hex digits (those of a byte in the keep
+ *                set stay as written: `kept`)
+ *     stray      the other '%': decoded as themselves, unless a flag needs
+ *                the scalar routine for them (PCT_STRICT, %u, normalize)
+ *     output     every byte but the digits of the escapes (and those that
+ *                the previous block's last escape carried into this one)
+ *     the escapes' bytes replace their '%', the output bytes are packed and
+ *     stored, and with PCT_UTF8/PCT_UTF8_REPLACE checked as UTF-8 first.
+ *
+ * Every block runs the same instructions whatever its content: no branch
+ * depends on the text except the rare hand-over to the scalar routine
+ * (kernel/handover.c). The last block is a partial one (masked loads and
+ * stores), so no input is too short for the kernel.
+ *
+ * In place (dst == src): a block's output starts no later than its input
+ * and is no longer, and all its input is loaded before it is stored.
+ */
+#include "impl.h"
+#include "kernel/handover.h"
+#include "scalar/utf8.h"
+
+/* The bytes a block reads beyond its 64: the digits of an escape at its end. */
+#define PCT_DECODE_AHEAD 2
+
+/* Where the scalar routine takes over after the block at i: the next token
+ * (after the escape that the last block's digits carry into this one; for a
+ * kept escape, whose bytes are output as they are, its '%'), and the bytes of
+ * an unfinished UTF-8 sequence at the end of the output. */
+PCT_BLOCK_INLINE void decode_stop(pct_decode_point *p, size_t i, uint64_t carry,
+                                  uint64_t kept_carry, pct_block tail, int check)
+{
+    p->at = i + (size_t)__builtin_popcountll(carry);
+    if (kept_carry) {
+        const size_t written = 3 - (size_t)__builtin_popcountll(kept_carry);
+        p->at = i - written;
+        p->out -= written;
+    }
+    p->held_len = 0;
+    if (check) {
+        uint8_t last[64];
+        block_store(last, tail);
+        p->held_len = pct_utf8_unfinished(last, 64);
+        for (size_t k = 0; k < p->held_len; k++)
+            p->held[k] = last[64 - p->held_len + k];
+        p->out -= p->held_len;
+    }
+}
+
+PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t *dst,
+                                        const pct_set *keep, unsigned flags, size_t *consumed)
+{
+    const int final = consumed == NULL;
+    const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
+    const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
+    const pct_block_set kept_set = keep ? block_set_load(keep) : block_zero();
+    pct_decode_point p = {0, dst, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
+    pct_block tail = block_zero(); /* UTF-8: the last output bytes */
+    uint64_t carry = 0;            /* digits of the last block's last escape */
+    uint64_t kept_carry = 0;       /* the same, of a kept escape */
+    size_t i = 0, window = PCT_WINDOW_MIN;
+    pct_result r;
+    while (i < len) {
+        const size_t left = len - i;
+        const uint8_t *s = src + i;
+        pct_block b0, b1, b2;
+        uint64_t valid = ~0ull;
+        if (left >= 64 + PCT_DECODE_AHEAD) {
+            b0 = block_load(s);
+            b1 = block_load(s + 1);
+            b2 = block_load(s + 2);
+        } else {
+            if (!final)
+                break; /* the scalar routine decides what the next bytes may change */
+            b0 = block_load_n(s, left < 64 ? left : 64);
+            b1 = block_load_n(s + 1, left - 1 < 64 ? left - 1 : 64);
+            b2 = block_load_n(s + 2, left < 2 ? 0 : left - 2 < 64 ? left - 2 : 64);
+            if (left < 64)
+                valid = block_low_bits(left);
+        }
+        const uint64_t percents = block_eq(b0, '%');
+        const pct_block hi = block_hex_values(b1), lo = block_hex_values(b2);
+        uint64_t escapes = percents & ~(block_not_hex(b1, hi) | block_not_hex(b2, lo));
+        const pct_block bytes = block_escaped_bytes(hi, lo);
+        uint64_t kept = 0;
+        if (keep) {
+            kept = escapes & block_in_set(bytes, kept_set);
+            escapes &= ~kept;
+        }
+        const uint64_t stray = percents & ~(escapes | kept);
+        if (stray && ((flags & PCT_STRICT) || normalize ||
+                      ((flags & PCT_PERCENT_U) && (stray & block_eq(b1, 'u')))))
+            goto hand_over;
+        pct_block text = (flags & PCT_PLUS) ? block_replace(b0, '+', ' ') : b0;
+        if (normalize)
+            text = block_upper_hex(text, (kept << 1) | (kept << 2) | kept_carry);
+        const uint64_t output = ~((escapes << 1) | (escapes << 2) | carry) & valid;
+        const pct_block packed = block_compact(block_select(escapes, bytes, text), output);
+        const size_t n = (size_t)__builtin_popcountll(output);
+        if (check) {
+            if (block_utf8_errors(packed, tail) & block_low_bits(n))
+                goto hand_over;
+            tail = block_utf8_tail(tail, packed, n);
+            p.blocks[1] = p.blocks[0];
+            p.blocks[0].at = i;
+            p.blocks[0].keep = output;
+            p.blocks[0].count = n;
+        }
+        block_store_n(p.out, packed, n);
+        p.out += n;
+        carry = (escapes >> 62) | (escapes >> 63);
+        kept_carry = (kept >> 62) | (kept >> 63);
+        i += 64;
+        window = PCT_WINDOW_MIN;
+        continue;
+    hand_over:
+        decode_stop(&p, i, carry, kept_carry, tail, check);
+        if (pct_decode_handover(src, len, dst, &p, keep, flags, consumed, window, &r))
+            return r;
+        i = p.at;
+        carry = kept_carry = 0;
+        tail = block_zero();
+        if (window < PCT_WINDOW_MAX)
+            window *= 2;
+    }
+    if (final) {
+        /* Every block is decoded; a sequence may still be unfinished. */
+        if (!check)
+            return (pct_result){PCT_OK, (size_t)(p.out - dst)};
+        decode_stop(&p, len, 0, 0, tail, check);
+        if (p.held_len == 0)
+            return (pct_result){PCT_OK, (size_t)(p.out - dst)};
+    } else {
+        decode_stop(&p, i, carry, kept_carry, tail, check);
+    }
+    while (!pct_decode_handover(src, len, dst, &p, keep, flags, consumed, SIZE_MAX, &r))
+        continue;
+    return r;
+}

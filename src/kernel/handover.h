@@ -1,0 +1,55 @@
+/* kernel/handover.h - where a SIMD kernel hands bytes to the scalar routine.
+ *
+ * The kernels (kernel/<op>_body.h, compiled once per ISA) decode 64-byte blocks
+ * and leave to the scalar reference what they do not do themselves: a
+ * malformed escape under PCT_STRICT, %uXXXX escapes, an ill-formed UTF-8
+ * sequence (its error offset or its U+FFFD), the stray-'%' rule of
+ * pct_normalize, and the last bytes in partial (streaming) mode. This file is
+ * compiled without ISA flags, once, for every ISA.
+ */
+#ifndef PCT_KERNEL_HANDOVER_H
+#define PCT_KERNEL_HANDOVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "impl.h"
+
+/* The window the scalar routine decodes before the kernel resumes: it starts
+ * at PCT_WINDOW_MIN bytes and doubles while the kernel keeps handing over, so
+ * text full of exceptions costs one scalar pass, not one hand-over per block. */
+#define PCT_WINDOW_MIN 64
+#define PCT_WINDOW_MAX 2048
+
+/* A block that the kernel decoded: its input offset, which of its 64 input
+ * bytes produced an output byte, and how many did. */
+typedef struct pct_decode_block {
+    size_t at;
+    uint64_t keep;
+    size_t count;
+} pct_decode_block;
+
+/* Where the kernel stands when it hands over. */
+typedef struct pct_decode_point {
+    size_t at;    /* input offset of the next token */
+    uint8_t *out; /* where the held bytes were written (or the next byte goes) */
+    /* An unfinished UTF-8 sequence at the end of the output so far (only
+     * with PCT_UTF8 or PCT_UTF8_REPLACE): its decoded bytes, and the last two
+     * blocks that produced output, to find the input offset where it starts
+     * (a last, partial block may have produced fewer bytes than are held). */
+    uint8_t held[3];
+    size_t held_len;
+    pct_decode_block blocks[2]; /* the last one first */
+} pct_decode_point;
+
+/* Decodes from p->at by the scalar routine: `window` bytes (all the rest when
+ * fewer remain), preceded by the held bytes. Returns 0 with p->at and p->out
+ * advanced past what was decoded (a token boundary with no UTF-8 sequence
+ * pending), or 1 when the call is over: *r is then its result (an error with
+ * its input offset, or PCT_OK with the whole output count from dst, and
+ * *consumed set in partial mode). */
+int pct_decode_handover(const uint8_t *src, size_t len, uint8_t *dst, pct_decode_point *p,
+                        const pct_set *keep, unsigned flags, size_t *consumed, size_t window,
+                        pct_result *r);
+
+#endif /* PCT_KERNEL_HANDOVER_H */

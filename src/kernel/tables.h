@@ -1,0 +1,58 @@
+/* kernel/tables.h - the read-only tables of the SIMD kernels, defined once
+ * (kernel/tables.c) and loaded into registers by each ISA's block.h. */
+#ifndef PCT_KERNEL_TABLES_H
+#define PCT_KERNEL_TABLES_H
+
+#include <stdint.h>
+
+/* The value of each ASCII byte as a hex digit, or 0xFF. */
+extern const uint8_t pct_hex_value_table[128];
+
+/* Upper-case hex digits, "0123456789ABCDEF". */
+extern const uint8_t pct_hex_digit_table[16];
+
+/* 0, 1, ..., 127: index vectors for the byte permutes (a load at offset k
+ * gives k, k + 1, ...). */
+extern const uint8_t pct_index_table[128];
+
+/* 1 << (k & 7) for k = 0..63: the bit of a byte within its set byte. */
+extern const uint8_t pct_bit_of_table[64];
+
+/* UTF-8 validation, after the lookup algorithm of Keiser and Lemire
+ * ("Validating UTF-8 in less than one instruction per byte", 2021).
+ *
+ * Every ill-formed UTF-8 sequence shows in some pair of adjacent bytes
+ * (prev1, cur), except a missing or extra continuation byte two or three
+ * bytes after a lead, which the "must be a continuation" check below finds.
+ * Each error class is a product of three nibble conditions, so three 16-byte
+ * lookups ANDed together flag them, one bit per class:
+ *
+ *   bit  class         prev1 high   prev1 low     cur high
+ *   0    too short     C-F          any           0-7, C-F   lead, no continuation
+ *   1    too long      0-7          any           8-B        continuation after ASCII
+ *   2    overlong 2    C            0-1           8-B        C0, C1
+ *   3    overlong 3    E            0             8-9        E0 80-9F
+ *   4    surrogate     E            D             A-B        ED A0-BF
+ *   5    overlong 4,   F            0, 5-F        8          F0 80-8F, F5-FF 80-8F
+ *        too large
+ *   6    too large     F            4-F           9-B        F4 90-BF, F5-FF 90-BF
+ *   7    two conts     8-B          any           8-B        continuation after continuation
+ *
+ *   PREV1_HIGH[h]:  02 x8 (0-7)  80 x4 (8-B)  05 (C)  01 (D)  19 (E)  61 (F)
+ *   PREV1_LOW[l]:   AF 87 83 83 C3 E3 E3 E3 E3 E3 E3 E3 E3 F3 E3 E3
+ *   CUR_HIGH[h]:    01 x8 (0-7)  AE (8)  CE (9)  D6 (A)  D6 (B)  01 x4 (C-F)
+ *
+ * Bit 7 is right exactly when cur is the second or third continuation of a
+ * sequence, i.e. prev2 >= E0 or prev3 >= F0: XOR with that expectation
+ * leaves a non-zero byte at every error. (prev2 - 0x60 and prev3 - 0x70,
+ * saturated, have bit 7 set exactly then.) The tables were checked against a
+ * strict decoder on every string of up to two bytes and all strings of three
+ * to five bytes over the boundary values of each class.
+ *
+ * The check alone does not see a sequence cut off at the end of the data:
+ * the kernels look at the last bytes for that. */
+extern const uint8_t pct_utf8_prev_high[16];
+extern const uint8_t pct_utf8_prev_low[16];
+extern const uint8_t pct_utf8_cur_high[16];
+
+#endif /* PCT_KERNEL_TABLES_H */
