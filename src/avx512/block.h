@@ -22,6 +22,15 @@ typedef __m512i pct_block_set; /* the 32 bytes of a pct_set, in both halves */
 
 #define PCT_BLOCK_INLINE static inline __attribute__((always_inline))
 
+/* The tables of kernel/tables.h in registers, loaded once per call. */
+typedef struct pct_block_tables {
+    __m512i hex_low, hex_high; /* pct_hex_value_table */
+    __m512i bit_of;            /* pct_bit_of_table */
+    __m512i utf8_prev_high, utf8_prev_low, utf8_cur_high;
+    __m512i hex_digits;               /* pct_hex_digit_table, in each 16-byte lane */
+    __m512i spread[4], spread_low[4]; /* pct_encode_spread, pct_encode_spread_low */
+} pct_block_tables;
+
 /* The low n bits (n <= 64). */
 PCT_BLOCK_INLINE uint64_t block_low_bits(size_t n)
 {
@@ -36,6 +45,29 @@ PCT_BLOCK_INLINE pct_block block_zero(void)
 PCT_BLOCK_INLINE pct_block block_load(const uint8_t *p)
 {
     return _mm512_loadu_si512((const void *)p);
+}
+
+PCT_BLOCK_INLINE __m512i block_broadcast16(const uint8_t *table)
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)table));
+}
+
+PCT_BLOCK_INLINE pct_block_tables block_tables_load(void)
+{
+    const pct_block_tables t = {
+        _mm512_loadu_si512((const void *)pct_hex_value_table),
+        _mm512_loadu_si512((const void *)(pct_hex_value_table + 64)),
+        _mm512_loadu_si512((const void *)pct_bit_of_table),
+        block_broadcast16(pct_utf8_prev_high),
+        block_broadcast16(pct_utf8_prev_low),
+        block_broadcast16(pct_utf8_cur_high),
+        block_broadcast16(pct_hex_digit_table),
+        {block_load(pct_encode_spread[0]), block_load(pct_encode_spread[1]),
+         block_load(pct_encode_spread[2]), block_load(pct_encode_spread[3])},
+        {block_load(pct_encode_spread_low[0]), block_load(pct_encode_spread_low[1]),
+         block_load(pct_encode_spread_low[2]), block_load(pct_encode_spread_low[3])},
+    };
+    return t;
 }
 
 /* The n <= 64 bytes at p, zeros after them; reads nothing past p + n. */
@@ -68,10 +100,9 @@ PCT_BLOCK_INLINE uint64_t block_high(pct_block v)
 
 /* Each byte as a hex digit's value (0-15), or a byte >= 0x80 where it is
  * none: a 128-entry lookup on the low 7 bits; block_not_hex adds bit 7 back. */
-PCT_BLOCK_INLINE pct_block block_hex_values(pct_block v)
+PCT_BLOCK_INLINE pct_block block_hex_values(pct_block v, const pct_block_tables *t)
 {
-    return _mm512_permutex2var_epi8(block_load(pct_hex_value_table), v,
-                                    block_load(pct_hex_value_table + 64));
+    return _mm512_permutex2var_epi8(t->hex_low, v, t->hex_high);
 }
 
 PCT_BLOCK_INLINE uint64_t block_not_hex(pct_block v, pct_block values)
@@ -116,20 +147,70 @@ PCT_BLOCK_INLINE pct_block_set block_set_load(const pct_set *set)
  * the low 6 bits of each index: after the 16-bit shift, bit 5 of the even
  * bytes comes from their odd neighbour, which is harmless because the 32 set
  * bytes fill both halves of the table. */
-PCT_BLOCK_INLINE uint64_t block_in_set(pct_block v, pct_block_set set)
+PCT_BLOCK_INLINE uint64_t block_in_set(pct_block v, pct_block_set set, const pct_block_tables *t)
 {
     const pct_block row = _mm512_permutexvar_epi8(_mm512_srli_epi16(v, 3), set);
-    const pct_block bit = _mm512_permutexvar_epi8(v, block_load(pct_bit_of_table));
+    const pct_block bit = _mm512_permutexvar_epi8(v, t->bit_of);
     return _mm512_test_epi8_mask(row, bit);
 }
 
 /* The bytes of v under keep, moved to the front in order, zeros after. On
- * Zen 4/5 vpcompressb depends on its destination even when it zeroes it:
- * merging into a register zeroed just before breaks that dependency (2.3
- * instead of 5.4 cycles per block, measured). */
+ * Zen 4/5 vpcompressb depends on its destination register even when it
+ * zeroes it; zeroing that register just before breaks the dependency (2.3
+ * instead of 5.4 cycles per block, measured). Compilers fold a "merge into
+ * zero" intrinsic back into the {z} form, hence the asm. */
 PCT_BLOCK_INLINE pct_block block_compact(pct_block v, uint64_t keep)
 {
-    return _mm512_mask_compress_epi8(_mm512_setzero_si512(), keep, v);
+    pct_block packed;
+    __asm__("vpxord %0, %0, %0\n\t"
+            "vpcompressb %1, %0%{%2%}"
+            : "=&v"(packed)
+            : "v"(v), "Yk"((__mmask64)keep));
+    return packed;
+}
+
+PCT_BLOCK_INLINE pct_block block_high_nibbles(pct_block v)
+{
+    return _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F));
+}
+
+/* m ? c : v, per byte. */
+PCT_BLOCK_INLINE pct_block block_set_where(pct_block v, uint64_t m, uint8_t c)
+{
+    return _mm512_mask_mov_epi8(v, m, _mm512_set1_epi8((char)c));
+}
+
+/* Encodes the first `count` bytes of a block, and stores the result at out:
+ * `literal` holds each byte as it is written ('%' where it is escaped), the
+ * bytes under `escaped` are followed by the two hex digits of the byte in
+ * `text`. Returns the end of what was written.
+ *
+ * In 16-byte chunks: two permutes spread a chunk to 48 slots (byte, high
+ * digit, low digit), and vpcompressb drops the digit slots of the bytes that
+ * are not escaped. Those slots are marked by bit 7 (a digit never has it; a
+ * literal byte may, so the byte slots are always kept). */
+PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
+                                             uint64_t escaped, size_t count,
+                                             const pct_block_tables *t)
+{
+    const uint64_t byte_slots = 0x249249249249ull; /* 0, 3, ..., 45 */
+    const pct_block drop = _mm512_set1_epi8((char)0x80);
+    const pct_block high = _mm512_mask_mov_epi8(
+        drop, escaped, _mm512_shuffle_epi8(t->hex_digits, block_high_nibbles(text)));
+    const pct_block low = _mm512_mask_mov_epi8(
+        drop, escaped,
+        _mm512_shuffle_epi8(t->hex_digits, _mm512_and_si512(text, _mm512_set1_epi8(0x0F))));
+    for (size_t c = 0; c < 4 && 16 * c < count; c++) {
+        pct_block slots = _mm512_permutex2var_epi8(literal, t->spread[c], high);
+        slots = _mm512_mask_permutexvar_epi8(slots, byte_slots << 2, t->spread_low[c], low);
+        const size_t bytes = count - 16 * c < 16 ? count - 16 * c : 16;
+        const uint64_t keep =
+            (~_mm512_movepi8_mask(slots) | byte_slots) & block_low_bits(3 * bytes);
+        const size_t n = (size_t)__builtin_popcountll(keep);
+        block_store_n(out, block_compact(slots, keep), n);
+        out += n;
+    }
+    return out;
 }
 
 /* ---- UTF-8 (tables and reasoning in kernel/tables.h) --------------------- */
@@ -141,28 +222,18 @@ PCT_BLOCK_INLINE pct_block block_before(pct_block tail, pct_block cur, int k)
     return _mm512_permutex2var_epi8(tail, block_load(pct_index_table + 64 - k), cur);
 }
 
-PCT_BLOCK_INLINE pct_block block_lookup16(const uint8_t *table, pct_block nibbles)
-{
-    return _mm512_shuffle_epi8(_mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)table)),
-                               nibbles);
-}
-
-PCT_BLOCK_INLINE pct_block block_high_nibbles(pct_block v)
-{
-    return _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F));
-}
-
 /* The bytes of cur that make ill-formed UTF-8 with what precedes them (the
  * end of tail, then cur itself). A sequence cut off at the end of cur is no
  * error here: its continuation is checked with the next block. */
-PCT_BLOCK_INLINE uint64_t block_utf8_errors(pct_block cur, pct_block tail)
+PCT_BLOCK_INLINE uint64_t block_utf8_errors(pct_block cur, pct_block tail,
+                                            const pct_block_tables *t)
 {
     const pct_block prev1 = block_before(tail, cur, 1), prev2 = block_before(tail, cur, 2),
                     prev3 = block_before(tail, cur, 3);
     const pct_block pairs = _mm512_ternarylogic_epi32(
-        block_lookup16(pct_utf8_prev_high, block_high_nibbles(prev1)),
-        block_lookup16(pct_utf8_prev_low, _mm512_and_si512(prev1, _mm512_set1_epi8(0x0F))),
-        block_lookup16(pct_utf8_cur_high, block_high_nibbles(cur)), 0x80); /* a & b & c */
+        _mm512_shuffle_epi8(t->utf8_prev_high, block_high_nibbles(prev1)),
+        _mm512_shuffle_epi8(t->utf8_prev_low, _mm512_and_si512(prev1, _mm512_set1_epi8(0x0F))),
+        _mm512_shuffle_epi8(t->utf8_cur_high, block_high_nibbles(cur)), 0x80); /* a & b & c */
     const pct_block continuation_expected =
         _mm512_ternarylogic_epi32(_mm512_subs_epu8(prev2, _mm512_set1_epi8(0x60)),
                                   _mm512_subs_epu8(prev3, _mm512_set1_epi8(0x70)),

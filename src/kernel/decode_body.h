@@ -25,10 +25,8 @@
  */
 #include "impl.h"
 #include "kernel/handover.h"
+#include "kernel/scan.h"
 #include "scalar/utf8.h"
-
-/* The bytes a block reads beyond its 64: the digits of an escape at its end. */
-#define PCT_DECODE_AHEAD 2
 
 /* Where the scalar routine takes over after the block at i: the next token
  * (after the escape that the last block's digits carry into this one; for a
@@ -61,7 +59,9 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
     const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
     const pct_block_set kept_set = keep ? block_set_load(keep) : block_zero();
+    const pct_block_tables tables = block_tables_load();
     pct_decode_point p = {0, dst, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
+    uint8_t *out = dst;            /* p.out, in a register between hand-overs */
     pct_block tail = block_zero(); /* UTF-8: the last output bytes */
     uint64_t carry = 0;            /* digits of the last block's last escape */
     uint64_t kept_carry = 0;       /* the same, of a kept escape */
@@ -69,43 +69,29 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
     pct_result r;
     while (i < len) {
         const size_t left = len - i;
-        const uint8_t *s = src + i;
-        pct_block b0, b1, b2;
-        uint64_t valid = ~0ull;
-        if (left >= 64 + PCT_DECODE_AHEAD) {
-            b0 = block_load(s);
-            b1 = block_load(s + 1);
-            b2 = block_load(s + 2);
-        } else {
-            if (!final)
-                break; /* the scalar routine decides what the next bytes may change */
-            b0 = block_load_n(s, left < 64 ? left : 64);
-            b1 = block_load_n(s + 1, left - 1 < 64 ? left - 1 : 64);
-            b2 = block_load_n(s + 2, left < 2 ? 0 : left - 2 < 64 ? left - 2 : 64);
-            if (left < 64)
-                valid = block_low_bits(left);
-        }
-        const uint64_t percents = block_eq(b0, '%');
-        const pct_block hi = block_hex_values(b1), lo = block_hex_values(b2);
-        uint64_t escapes = percents & ~(block_not_hex(b1, hi) | block_not_hex(b2, lo));
-        const pct_block bytes = block_escaped_bytes(hi, lo);
+        if (left < 64 + PCT_SCAN_AHEAD && !final)
+            break; /* the scalar routine decides what the next bytes may change */
+        pct_scan b;
+        scan_block(&b, src + i, left, &tables);
+        uint64_t escapes = b.escapes;
+        const pct_block bytes = b.bytes;
         uint64_t kept = 0;
         if (keep) {
-            kept = escapes & block_in_set(bytes, kept_set);
+            kept = escapes & block_in_set(bytes, kept_set, &tables);
             escapes &= ~kept;
         }
-        const uint64_t stray = percents & ~(escapes | kept);
+        const uint64_t stray = b.percents & ~(escapes | kept);
         if (stray && ((flags & PCT_STRICT) || normalize ||
-                      ((flags & PCT_PERCENT_U) && (stray & block_eq(b1, 'u')))))
+                      ((flags & PCT_PERCENT_U) && (stray & block_eq(b.next, 'u')))))
             goto hand_over;
-        pct_block text = (flags & PCT_PLUS) ? block_replace(b0, '+', ' ') : b0;
+        pct_block text = (flags & PCT_PLUS) ? block_replace(b.text, '+', ' ') : b.text;
         if (normalize)
-            text = block_upper_hex(text, (kept << 1) | (kept << 2) | kept_carry);
-        const uint64_t output = ~((escapes << 1) | (escapes << 2) | carry) & valid;
+            text = block_upper_hex(text, digits_of(kept) | kept_carry);
+        const uint64_t output = ~(digits_of(escapes) | carry) & b.valid;
         const pct_block packed = block_compact(block_select(escapes, bytes, text), output);
         const size_t n = (size_t)__builtin_popcountll(output);
         if (check) {
-            if (block_utf8_errors(packed, tail) & block_low_bits(n))
+            if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
                 goto hand_over;
             tail = block_utf8_tail(tail, packed, n);
             p.blocks[1] = p.blocks[0];
@@ -113,27 +99,30 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
             p.blocks[0].keep = output;
             p.blocks[0].count = n;
         }
-        block_store_n(p.out, packed, n);
-        p.out += n;
-        carry = (escapes >> 62) | (escapes >> 63);
-        kept_carry = (kept >> 62) | (kept >> 63);
+        block_store_n(out, packed, n);
+        out += n;
+        carry = digits_carried(escapes);
+        kept_carry = digits_carried(kept);
         i += 64;
         window = PCT_WINDOW_MIN;
         continue;
     hand_over:
+        p.out = out;
         decode_stop(&p, i, carry, kept_carry, tail, check);
         if (pct_decode_handover(src, len, dst, &p, keep, flags, consumed, window, &r))
             return r;
+        out = p.out;
         i = p.at;
         carry = kept_carry = 0;
         tail = block_zero();
         if (window < PCT_WINDOW_MAX)
             window *= 2;
     }
+    p.out = out;
     if (final) {
         /* Every block is decoded; a sequence may still be unfinished. */
         if (!check)
-            return (pct_result){PCT_OK, (size_t)(p.out - dst)};
+            return (pct_result){PCT_OK, (size_t)(out - dst)};
         decode_stop(&p, len, 0, 0, tail, check);
         if (p.held_len == 0)
             return (pct_result){PCT_OK, (size_t)(p.out - dst)};

@@ -7,7 +7,7 @@
 /* Input offset of the first held byte: output byte number count - k of the
  * block that wrote it, i.e. the position of that set bit of its keep mask
  * (the '%' of an escape, or a literal byte). */
-static size_t held_start(const pct_decode_point *p)
+size_t pct_decode_held_start(const pct_decode_point *p)
 {
     const pct_decode_block *b = &p->blocks[0];
     size_t k = p->held_len;
@@ -71,7 +71,8 @@ int pct_decode_handover(const uint8_t *src, size_t len, uint8_t *dst, pct_decode
     const pct_result w =
         pct_scalar_decode(in, p->held_len + n, buffer, keep, flags, last ? NULL : &used);
     if (w.status != PCT_OK) {
-        const size_t at = w.count < p->held_len ? held_start(p) : p->at + (w.count - p->held_len);
+        const size_t at =
+            w.count < p->held_len ? pct_decode_held_start(p) : p->at + (w.count - p->held_len);
         return done(r, w.status, at);
     }
     if (!last && n < rest && (flags & PCT_INTERNAL_NORMALIZE) &&
@@ -85,7 +86,7 @@ int pct_decode_handover(const uint8_t *src, size_t len, uint8_t *dst, pct_decode
         /* The sequence is still unfinished. A window of PCT_WINDOW_MIN bytes
          * always decides it, so this is the end of partial input: it is
          * carried from its first byte. */
-        *consumed = held_start(p);
+        *consumed = pct_decode_held_start(p);
         return done(r, PCT_OK, (size_t)(p->out - dst));
     }
     memcpy(p->out, buffer, w.count);

@@ -42,6 +42,9 @@ typedef struct pct_decode_point {
     pct_decode_block blocks[2]; /* the last one first */
 } pct_decode_point;
 
+/* The input offset where the held bytes' sequence starts. */
+size_t pct_decode_held_start(const pct_decode_point *p);
+
 /* Decodes from p->at by the scalar routine: `window` bytes (all the rest when
  * fewer remain), preceded by the held bytes. Returns 0 with p->at and p->out
  * advanced past what was decoded (a token boundary with no UTF-8 sequence

@@ -15,6 +15,14 @@ extern const uint8_t pct_hex_digit_table[16];
  * gives k, k + 1, ...). */
 extern const uint8_t pct_index_table[128];
 
+/* Encoding 16 input bytes (chunk c of a 64-byte block) into 48 output slots,
+ * three per byte: pct_encode_spread[c] picks, for slot 3k, byte 16c + k of
+ * the '%'-or-literal vector and, for slot 3k + 1, the same byte of the
+ * high-digit vector (index + 64: the second table of a two-table permute);
+ * pct_encode_spread_low[c] picks the low digit for slot 3k + 2. */
+extern const uint8_t pct_encode_spread[4][64];
+extern const uint8_t pct_encode_spread_low[4][64];
+
 /* 1 << (k & 7) for k = 0..63: the bit of a byte within its set byte. */
 extern const uint8_t pct_bit_of_table[64];
 

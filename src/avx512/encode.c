@@ -1,0 +1,13 @@
+/* avx512/encode.c - the AVX-512 percent-encoder: kernel/encode_body.h over
+ * avx512/block.h. */
+#include "avx512/block.h"
+#include "kernel/encode_body.h"
+#include "avx512/kernels.h"
+
+pct_result pct_avx512_encode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *set,
+                             unsigned flags, size_t *consumed)
+{
+    if (flags == 0)
+        return encode_body(src, len, dst, set, 0, consumed);
+    return encode_body(src, len, dst, set, flags, consumed);
+}

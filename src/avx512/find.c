@@ -1,0 +1,17 @@
+/* avx512/find.c - pct_find and pct_encode_length: kernel/find_body.h over
+ * avx512/block.h. */
+#include "avx512/block.h"
+#include "kernel/find_body.h"
+#include "avx512/kernels.h"
+
+size_t pct_avx512_find(const uint8_t *src, size_t len, const pct_set *set)
+{
+    return find_body(src, len, set);
+}
+
+size_t pct_avx512_encode_length(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
+{
+    if (len > SIZE_MAX / 3) /* the scalar routine saturates at SIZE_MAX */
+        return pct_scalar_encode_length(src, len, set, flags);
+    return encode_length_body(src, len, set, flags);
+}

@@ -1,0 +1,103 @@
+/* kernel/encode_body.h - the percent-encoder of the SIMD implementations,
+ * over the ISA's block.h. It reads like pct_scalar_encode: per 64-byte block,
+ *
+ *   escaped   bytes of the set (not a space with PCT_PLUS: that is '+'; with
+ *             PCT_KEEP_ESCAPES not the bytes of a well-formed escape, which
+ *             are copied as they are)
+ *   literal   the bytes as written: '%' for the escaped ones
+ *   then the ISA's block_encode_store writes each literal byte, followed by
+ *   two hex digits where it is escaped.
+ *
+ * A block with nothing to escape is stored as it is: on the inputs where
+ * that branch is not predictable (a few escapes in many blocks) both sides
+ * cost about the same. With PCT_UTF8 the input is checked as UTF-8 on the
+ * way; the first ill-formed block, the end of a partial (streaming) input,
+ * and input ending inside a sequence go to the scalar routine for the rest.
+ */
+#include "impl.h"
+#include "kernel/scan.h"
+#include "scalar/hex.h"
+#include "scalar/utf8.h"
+
+PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t *dst,
+                                        const pct_set *set, unsigned flags, size_t *consumed)
+{
+    const int final = consumed == NULL;
+    const int check = (flags & PCT_UTF8) != 0;
+    const int keep_escapes = (flags & PCT_KEEP_ESCAPES) != 0;
+    const int plus = (flags & PCT_PLUS) && pct_in_set(set, ' ');
+    const pct_block_tables tables = block_tables_load();
+    const pct_block_set in_set = block_set_load(set);
+    pct_block tail = block_zero(); /* the last 64 input bytes (UTF-8 check) */
+    uint64_t carry = 0;            /* digits of a kept escape at the end of a block */
+    uint8_t *out = dst;
+    size_t i = 0;
+    while (i < len) {
+        const size_t left = len - i;
+        if (left < 64 + PCT_SCAN_AHEAD && !final)
+            break;
+        pct_scan b;
+        if (keep_escapes) {
+            scan_block(&b, src + i, left, &tables);
+        } else {
+            b.valid = left >= 64 ? ~0ull : block_low_bits(left);
+            b.text = left >= 64 ? block_load(src + i) : block_load_n(src + i, left);
+        }
+        const size_t count = left < 64 ? left : 64;
+        uint64_t escaped = block_in_set(b.text, in_set, &tables) & b.valid;
+        pct_block literal = b.text;
+        if (plus) {
+            const uint64_t spaces = block_eq(b.text, ' ') & b.valid;
+            escaped &= ~spaces;
+            literal = block_set_where(literal, spaces, '+');
+        }
+        if (check) {
+            if (block_utf8_errors(b.text, tail, &tables) & b.valid)
+                break;
+            tail = block_utf8_tail(tail, b.text, count);
+        }
+        if (keep_escapes) {
+            escaped &= ~(b.escapes | digits_of(b.escapes) | carry);
+            carry = digits_carried(b.escapes);
+        }
+        if (escaped == 0) {
+            block_store_n(out, literal, count);
+            out += count;
+        } else {
+            out = block_encode_store(out, block_set_where(literal, escaped, '%'), b.text, escaped,
+                                     count, &tables);
+        }
+        i += 64;
+    }
+    if (i >= len) {
+        i = len;
+        carry = 0;
+    }
+    /* The scalar routine takes the rest from a token boundary with no UTF-8
+     * sequence pending: before the escape whose digits the last block carried
+     * (its '%' and first digit were written as they are), or before an
+     * unfinished sequence at the end of the last block. */
+    if (carry) {
+        const size_t written = 3 - (size_t)__builtin_popcountll(carry);
+        i -= written;
+        out -= written;
+    }
+    if (check) {
+        uint8_t last[64];
+        block_store(last, tail);
+        for (size_t held = pct_utf8_unfinished(last, 64), k = 64 - held; k < 64; k++) {
+            i--;
+            out -= pct_in_set(set, last[k]) ? 3 : 1;
+        }
+    }
+    if (i == len && final)
+        return (pct_result){PCT_OK, (size_t)(out - dst)};
+    pct_result r = pct_scalar_encode(src + i, len - i, out, set, flags, consumed);
+    if (r.status != PCT_OK)
+        r.count += i;
+    else
+        r.count += (size_t)(out - dst);
+    if (!final && r.status == PCT_OK)
+        *consumed += i;
+    return r;
+}

@@ -1,0 +1,55 @@
+/* kernel/scan.h - the first step of every kernel body: one 64-byte block
+ * loaded and its escapes found. Included after the ISA's block.h. */
+#ifndef PCT_KERNEL_SCAN_H
+#define PCT_KERNEL_SCAN_H
+
+/* The bytes a block reads beyond its 64: the digits of an escape at its end. */
+#define PCT_SCAN_AHEAD 2
+
+typedef struct pct_scan {
+    pct_block text;    /* the 64 bytes at s (zeros past the end of the input) */
+    pct_block next;    /* the bytes at s + 1 */
+    pct_block bytes;   /* at each escape's '%': the byte it stands for */
+    uint64_t valid;    /* the bytes that are input */
+    uint64_t percents; /* '%' */
+    uint64_t escapes;  /* '%' followed by two hex digits */
+} pct_scan;
+
+/* Scans the block at s, with `left` input bytes from s on: a full block
+ * when there are 64 + PCT_SCAN_AHEAD, else a partial one (masked loads, that
+ * read nothing past the end). */
+PCT_BLOCK_INLINE void scan_block(pct_scan *b, const uint8_t *s, size_t left,
+                                 const pct_block_tables *t)
+{
+    pct_block b2;
+    b->valid = ~0ull;
+    if (left >= 64 + PCT_SCAN_AHEAD) {
+        b->text = block_load(s);
+        b->next = block_load(s + 1);
+        b2 = block_load(s + 2);
+    } else {
+        b->text = block_load_n(s, left < 64 ? left : 64);
+        b->next = block_load_n(s + 1, left - 1 < 64 ? left - 1 : 64);
+        b2 = block_load_n(s + 2, left < 2 ? 0 : left - 2 < 64 ? left - 2 : 64);
+        if (left < 64)
+            b->valid = block_low_bits(left);
+    }
+    b->percents = block_eq(b->text, '%');
+    const pct_block hi = block_hex_values(b->next, t), lo = block_hex_values(b2, t);
+    b->escapes = b->percents & ~(block_not_hex(b->next, hi) | block_not_hex(b2, lo));
+    b->bytes = block_escaped_bytes(hi, lo);
+}
+
+/* The digits of the escapes in mask m that fall in the next block. */
+PCT_BLOCK_INLINE uint64_t digits_carried(uint64_t m)
+{
+    return (m >> 62) | (m >> 63);
+}
+
+/* The digits of the escapes in m within the block. */
+PCT_BLOCK_INLINE uint64_t digits_of(uint64_t m)
+{
+    return (m << 1) | (m << 2);
+}
+
+#endif /* PCT_KERNEL_SCAN_H */

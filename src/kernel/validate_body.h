@@ -1,0 +1,71 @@
+/* kernel/validate_body.h - the validator of the SIMD implementations, over
+ * the ISA's block.h: the blocks of kernel/decode_body.h, counted instead of
+ * stored, and checked for bytes of the set that are not escaped. At the
+ * first block with anything to report (or a %u escape), the scalar routine
+ * validates the rest, so the error and its offset are the scalar ones.
+ */
+#include "impl.h"
+#include "kernel/handover.h"
+#include "kernel/scan.h"
+#include "scalar/hex.h"
+#include "scalar/utf8.h"
+
+PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const pct_set *set,
+                                          unsigned flags)
+{
+    const int check = (flags & PCT_UTF8) != 0;
+    const pct_block_tables tables = block_tables_load();
+    const pct_block_set in_set = block_set_load(set);
+    /* A '%' that starts no escape is an error when '%' itself must be escaped. */
+    const int stray_is_error = (flags & PCT_STRICT) || pct_in_set(set, '%');
+    pct_decode_point p = {0, NULL, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
+    pct_block tail = block_zero();
+    uint64_t carry = 0;
+    size_t i = 0, count = 0;
+    while (i < len) {
+        pct_scan b;
+        scan_block(&b, src + i, len - i, &tables);
+        const uint64_t stray = b.percents & ~b.escapes;
+        if (stray &&
+            (stray_is_error || ((flags & PCT_PERCENT_U) && (stray & block_eq(b.next, 'u')))))
+            break;
+        const uint64_t digits = digits_of(b.escapes) | carry;
+        uint64_t unescaped = block_in_set(b.text, in_set, &tables) & ~(b.percents | digits);
+        if (flags & PCT_PLUS)
+            unescaped &= ~block_eq(b.text, '+');
+        if (unescaped & b.valid)
+            break;
+        const uint64_t output = ~digits & b.valid;
+        const size_t n = (size_t)__builtin_popcountll(output);
+        if (check) {
+            const pct_block packed =
+                block_compact(block_select(b.escapes, b.bytes, b.text), output);
+            if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
+                break;
+            tail = block_utf8_tail(tail, packed, n);
+            p.blocks[1] = p.blocks[0];
+            p.blocks[0].at = i;
+            p.blocks[0].keep = output;
+            p.blocks[0].count = n;
+        }
+        count += n;
+        carry = digits_carried(b.escapes);
+        i += 64;
+    }
+    size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
+    if (check) {
+        /* Restart where an unfinished sequence starts, if the output ends in one. */
+        uint8_t last[64];
+        block_store(last, tail);
+        p.held_len = pct_utf8_unfinished(last, 64);
+        if (p.held_len) {
+            at = pct_decode_held_start(&p);
+            count -= p.held_len;
+        }
+    }
+    if (at == len)
+        return (pct_result){PCT_OK, count};
+    pct_result r = pct_scalar_validate(src + at, len - at, set, flags);
+    r.count += r.status == PCT_OK ? count : at;
+    return r;
+}
