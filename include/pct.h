@@ -7,7 +7,9 @@
  *
  * Results: functions that can fail return a pct_result. On PCT_OK, count is the
  * number of bytes written to dst (pct_validate: the number pct_decode would
- * write). Otherwise count is the input offset of the first offending byte; the
+ * write); the bytes of dst past count, within its documented size, may have
+ * been overwritten (kernels store whole vectors where there is room).
+ * Otherwise count is the input offset of the first offending byte; the
  * contents of dst are then unspecified (but nothing beyond its documented size
  * is touched).
  *

@@ -24,8 +24,8 @@ typedef __m512i pct_block_set; /* the 32 bytes of a pct_set, in both halves */
 
 /* The tables of kernel/tables.h in registers, loaded once per call. */
 typedef struct pct_block_tables {
-    __m512i hex_low, hex_high; /* pct_hex_value_table */
-    __m512i bit_of;            /* pct_bit_of_table */
+    __m512i hex_entries; /* pct_hex_entry_table */
+    __m512i bit_of;      /* pct_bit_of_table */
     __m512i utf8_prev_high, utf8_prev_low, utf8_cur_high;
     __m512i hex_digits;               /* pct_hex_digit_table, in each 16-byte lane */
     __m512i spread[4], spread_low[4]; /* pct_encode_spread, pct_encode_spread_low */
@@ -55,8 +55,7 @@ PCT_BLOCK_INLINE __m512i block_broadcast16(const uint8_t *table)
 PCT_BLOCK_INLINE pct_block_tables block_tables_load(void)
 {
     const pct_block_tables t = {
-        _mm512_loadu_si512((const void *)pct_hex_value_table),
-        _mm512_loadu_si512((const void *)(pct_hex_value_table + 64)),
+        _mm512_loadu_si512((const void *)pct_hex_entry_table),
         _mm512_loadu_si512((const void *)pct_bit_of_table),
         block_broadcast16(pct_utf8_prev_high),
         block_broadcast16(pct_utf8_prev_low),
@@ -87,6 +86,16 @@ PCT_BLOCK_INLINE void block_store_n(uint8_t *p, pct_block v, size_t n)
     _mm512_mask_storeu_epi8(p, block_low_bits(n), v);
 }
 
+/* Stores the first n bytes of v, or all 64 when the caller knows there is
+ * room: on Zen 4/5 a masked store costs several times a plain one. */
+PCT_BLOCK_INLINE void block_store_any(uint8_t *p, pct_block v, size_t n, int roomy)
+{
+    if (roomy)
+        block_store(p, v);
+    else
+        block_store_n(p, v, n);
+}
+
 PCT_BLOCK_INLINE uint64_t block_eq(pct_block v, uint8_t c)
 {
     return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)c));
@@ -98,25 +107,29 @@ PCT_BLOCK_INLINE uint64_t block_high(pct_block v)
     return _mm512_movepi8_mask(v);
 }
 
-/* Each byte as a hex digit's value (0-15), or a byte >= 0x80 where it is
- * none: a 128-entry lookup on the low 7 bits; block_not_hex adds bit 7 back. */
+/* Each byte's entry of pct_hex_entry_table: its value as a hex digit in
+ * bits 0-3, and what block_not_hex2 needs to tell whether it is one. */
 PCT_BLOCK_INLINE pct_block block_hex_values(pct_block v, const pct_block_tables *t)
 {
-    return _mm512_permutex2var_epi8(t->hex_low, v, t->hex_high);
+    return _mm512_permutexvar_epi8(v, t->hex_entries);
 }
 
-PCT_BLOCK_INLINE uint64_t block_not_hex(pct_block v, pct_block values)
+/* The bytes at which v1 or v2 is not a hex digit (e1, e2: their
+ * block_hex_values). One test of the OR of both: mask logic is faster in
+ * vectors and general registers than in k registers on Zen 4/5. */
+PCT_BLOCK_INLINE uint64_t block_not_hex2(pct_block v1, pct_block e1, pct_block v2, pct_block e2)
 {
-    return _mm512_movepi8_mask(_mm512_or_si512(v, values));
+    const pct_block top = _mm512_set1_epi8((char)0xE0);
+    const pct_block x1 = _mm512_ternarylogic_epi32(e1, v1, top, 0x78); /* a ^ (b & c) */
+    const pct_block x2 = _mm512_ternarylogic_epi32(e2, v2, top, 0x78);
+    return _mm512_test_epi8_mask(_mm512_or_si512(x1, x2), _mm512_set1_epi8((char)0xF0));
 }
 
-/* The byte of each escape from its two digits' values: (hi << 4) | lo. The
- * 16-bit shift moves the low byte's top bits into the high byte: the mask
- * removes them. */
+/* The byte of each escape from its two digits' entries: (hi << 4) | lo. */
 PCT_BLOCK_INLINE pct_block block_escaped_bytes(pct_block hi, pct_block lo)
 {
-    return _mm512_ternarylogic_epi32(_mm512_slli_epi16(hi, 4), _mm512_set1_epi8((char)0xF0), lo,
-                                     0xEA); /* (a & b) | c */
+    return _mm512_ternarylogic_epi32(_mm512_slli_epi16(hi, 4), lo, _mm512_set1_epi8((char)0xF0),
+                                     0xE4); /* c ? a : b */
 }
 
 /* m ? if_set : if_clear, per byte. */
@@ -190,7 +203,7 @@ PCT_BLOCK_INLINE pct_block block_set_where(pct_block v, uint64_t m, uint8_t c)
  * are not escaped. Those slots are marked by bit 7 (a digit never has it; a
  * literal byte may, so the byte slots are always kept). */
 PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
-                                             uint64_t escaped, size_t count,
+                                             uint64_t escaped, size_t count, int roomy,
                                              const pct_block_tables *t)
 {
     const uint64_t byte_slots = 0x249249249249ull; /* 0, 3, ..., 45 */
@@ -207,7 +220,7 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
         const uint64_t keep =
             (~_mm512_movepi8_mask(slots) | byte_slots) & block_low_bits(3 * bytes);
         const size_t n = (size_t)__builtin_popcountll(keep);
-        block_store_n(out, block_compact(slots, keep), n);
+        block_store_any(out, block_compact(slots, keep), n, roomy);
         out += n;
     }
     return out;

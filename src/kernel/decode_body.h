@@ -28,28 +28,28 @@
 #include "kernel/scan.h"
 #include "scalar/utf8.h"
 
-/* Where the scalar routine takes over after the block at i: the next token
- * (after the escape that the last block's digits carry into this one; for a
- * kept escape, whose bytes are output as they are, its '%'), and the bytes of
- * an unfinished UTF-8 sequence at the end of the output. */
+/* Where the scalar routine takes over after the block at i: the next token,
+ * after the escape whose digits the last block carried into this one. The
+ * bytes already written of a token that is not finished are handed over as
+ * "held" bytes, decoded again in front of the input that follows them (so
+ * the input before i is never read again: in place, full-block stores have
+ * overwritten it): the '%' and first digit of a kept escape (written as they
+ * are), or the bytes of an unfinished UTF-8 sequence. */
 PCT_BLOCK_INLINE void decode_stop(pct_decode_point *p, size_t i, uint64_t carry,
                                   uint64_t kept_carry, pct_block tail, int check)
 {
     p->at = i + (size_t)__builtin_popcountll(carry);
-    if (kept_carry) {
-        const size_t written = 3 - (size_t)__builtin_popcountll(kept_carry);
-        p->at = i - written;
-        p->out -= written;
-    }
     p->held_len = 0;
-    if (check) {
+    if (kept_carry) {
+        p->held_len = 3 - (size_t)__builtin_popcountll(kept_carry);
+    } else if (check) {
         uint8_t last[64];
         block_store(last, tail);
         p->held_len = pct_utf8_unfinished(last, 64);
-        for (size_t k = 0; k < p->held_len; k++)
-            p->held[k] = last[64 - p->held_len + k];
-        p->out -= p->held_len;
     }
+    p->out -= p->held_len;
+    for (size_t k = 0; k < p->held_len; k++)
+        p->held[k] = p->out[k];
 }
 
 PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t *dst,
@@ -99,7 +99,9 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
             p.blocks[0].keep = output;
             p.blocks[0].count = n;
         }
-        block_store_n(out, packed, n);
+        /* A full block has 64 bytes of room: its output starts no later than
+         * its input, which dst has room for. */
+        block_store_any(out, packed, n, b.valid == ~0ull);
         out += n;
         carry = digits_carried(escapes);
         kept_carry = digits_carried(kept);

@@ -60,12 +60,15 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
             escaped &= ~(b.escapes | digits_of(b.escapes) | carry);
             carry = digits_carried(b.escapes);
         }
+        /* The output still to come is at least as long as the input: with
+         * 128 bytes left, every store of this block has 64 bytes of room. */
+        const int roomy = left >= 128;
         if (escaped == 0) {
-            block_store_n(out, literal, count);
+            block_store_any(out, literal, count, roomy);
             out += count;
         } else {
             out = block_encode_store(out, block_set_where(literal, escaped, '%'), b.text, escaped,
-                                     count, &tables);
+                                     count, roomy, &tables);
         }
         i += 64;
     }

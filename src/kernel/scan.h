@@ -36,7 +36,7 @@ PCT_BLOCK_INLINE void scan_block(pct_scan *b, const uint8_t *s, size_t left,
     }
     b->percents = block_eq(b->text, '%');
     const pct_block hi = block_hex_values(b->next, t), lo = block_hex_values(b2, t);
-    b->escapes = b->percents & ~(block_not_hex(b->next, hi) | block_not_hex(b2, lo));
+    b->escapes = b->percents & ~block_not_hex2(b->next, hi, b2, lo);
     b->bytes = block_escaped_bytes(hi, lo);
 }
 

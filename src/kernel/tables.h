@@ -5,8 +5,12 @@
 
 #include <stdint.h>
 
-/* The value of each ASCII byte as a hex digit, or 0xFF. */
-extern const uint8_t pct_hex_value_table[128];
+/* Hex digits by their low 6 bits, for one 64-entry permute: '0'-'9' (0x30-
+ * 0x39), 'A'-'F' (0x01-0x06) and 'a'-'f' (0x21-0x26) do not collide. Each
+ * entry holds the digit's value in bits 0-3 and the top three bits of the
+ * byte it stands for in bits 5-7; every other entry has bit 4 set. So a
+ * byte c is a hex digit exactly when (entry ^ (c & 0xE0)) & 0xF0 == 0. */
+extern const uint8_t pct_hex_entry_table[64];
 
 /* Upper-case hex digits, "0123456789ABCDEF". */
 extern const uint8_t pct_hex_digit_table[16];
