@@ -6,12 +6,17 @@
                                         urllib.parse.unquote_to_bytes (the same
                                         lenient decoding)
 """
+import os
 import pathlib
+import shlex
 import subprocess
 import sys
 import urllib.parse
 
 failures = []
+# Cross builds: how to run the examples (e.g. qemu-aarch64 -L ...).
+WRAPPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER")
+                      or os.environ.get("PCT_EXE_WRAPPER") or "")
 
 
 def check(ok, what):
@@ -27,14 +32,14 @@ def path_check(exe):
         "/api/v1/users?id=%2e%2e": "/api/v1/users?id=%2e%2e",
     }
     for target, normalized in allowed.items():
-        r = subprocess.run([exe, target], capture_output=True, text=True)
+        r = subprocess.run(WRAPPER + [exe, target], capture_output=True, text=True)
         check(r.returncode == 0 and r.stdout == f"ALLOW {target} -> {normalized}\n",
               f"allow {target!r} as {normalized!r} (got {r.returncode}: {r.stdout!r})")
     # Traversal, also in escaped spellings; an escaped NUL; outside the prefixes.
     denied = ["/api/../../admin", "/static/%2e%2e/admin", "/static/.%2E/%2E./etc/passwd",
               "/static/a%00.js", "/admin"]
     for target in denied:
-        r = subprocess.run([exe, target], capture_output=True, text=True)
+        r = subprocess.run(WRAPPER + [exe, target], capture_output=True, text=True)
         check(r.returncode == 1 and r.stdout.startswith(f"DENY  {target}"),
               f"deny {target!r} (got {r.returncode}: {r.stdout!r})")
 
@@ -46,7 +51,7 @@ def log_decode(exe, scratch):
     data = line * 2000  # ~170 KB: escapes land across every 4096-byte chunk edge
     path = scratch / "log_decode_input.log"
     path.write_bytes(data)
-    r = subprocess.run([exe, str(path)], capture_output=True)
+    r = subprocess.run(WRAPPER + [exe, str(path)], capture_output=True)
     want = urllib.parse.unquote_to_bytes(data)
     check(r.returncode == 0 and r.stdout == want,
           f"log_decode of {len(data)} bytes equals unquote_to_bytes ({len(want)} bytes)")
