@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2207
 # bash completion for pct (libpct's command-line tool).
 # Commands, options, sets and implementations are read from pct itself
 # (--help, --version), so the completion follows the installed version.
@@ -7,6 +8,12 @@ _pct_commands()
     "$1" --help 2>/dev/null | awk '/^Commands:/ { in_list = 1; next }
         in_list && /^$/ { exit }
         in_list { print $1 }'
+}
+
+# COMPREPLY: the words of $1 that start with the current word.
+_pct_reply()
+{
+    COMPREPLY=($(compgen -W "$1" -- "$cur"))
 }
 
 _pct()
@@ -30,30 +37,30 @@ _pct()
 
     case $prev in
     --set)
-        COMPREPLY=($(compgen -W "$("$pct" --help 2>/dev/null |
+        _pct_reply "$("$pct" --help 2>/dev/null |
             awk '/^Sets/ { in_list = 1; next } in_list && /^  e\.g\./ { exit }
-                in_list { print }')" -- "$cur"))
+                in_list { print }')"
         return
         ;;
     --impl)
-        COMPREPLY=($(compgen -W "$("$pct" --version 2>/dev/null |
-            sed -n 's/.*(available: \(.*\))/\1/p' | tr -d ,)" -- "$cur"))
+        _pct_reply "$("$pct" --version 2>/dev/null |
+            sed -n 's/.*(available: \(.*\))/\1/p' | tr -d ,)"
         return
         ;;
     --policy)
-        COMPREPLY=($(compgen -W 'default nginx envoy apache' -- "$cur"))
+        _pct_reply 'default nginx envoy apache'
         return
         ;;
     --encoded-slash | --encoded-backslash | --encoded-control | --encoded-percent)
-        COMPREPLY=($(compgen -W 'keep decode reject' -- "$cur"))
+        _pct_reply 'keep decode reject'
         return
         ;;
     --format)
-        COMPREPLY=($(compgen -W 'combined common w3c auto' -- "$cur"))
+        _pct_reply 'combined common w3c auto'
         return
         ;;
     --query)
-        COMPREPLY=($(compgen -W 'form plain keep' -- "$cur"))
+        _pct_reply 'form plain keep'
         return
         ;;
     --safe | --unsafe | --keep | --field | --threads | --chunk-size)
@@ -63,13 +70,13 @@ _pct()
 
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
-            COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
+            _pct_reply '--help --version'
         else
-            COMPREPLY=($(compgen -W "$(_pct_commands "$pct")" -- "$cur"))
+            _pct_reply "$(_pct_commands "$pct")"
         fi
     elif [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$("$pct" "$command" --help 2>/dev/null |
-            grep -oE -- '--[a-z0-9-]+' | sort -u)" -- "$cur"))
+        _pct_reply "$("$pct" "$command" --help 2>/dev/null |
+            grep -oE -- '--[a-z0-9-]+' | sort -u)"
     elif [[ $command == logs ]]; then
         _filedir
     fi

@@ -208,11 +208,13 @@ check_subproject() {
         return 1
     ninja -C "$build" || return 1
     local bad=0
-    if [[ -e $build/subprojects/libpct/tools/pct ||
-        -n $(find "$build/subprojects/libpct" -name 'test_*' -type f -print -quit) ]]; then
-        echo "libpct's tools or tests were built"
-        bad=1
-    fi
+    local dir
+    for dir in tools tests bench examples; do
+        [[ ! -e $build/subprojects/libpct/$dir ]] || {
+            echo "libpct's $dir were configured"
+            bad=1
+        }
+    done
     # What app links: libpct.so.0 with shared, nothing of libpct with static.
     local needed
     needed=$(readelf -d "$build/app" | grep NEEDED)
@@ -273,7 +275,7 @@ check_deb() {
             bad=1
             continue
         }
-        echo "$pkg:" $files
+        echo "$pkg:" "${files//$'\n'/ }"
         for f in ${must[$pkg]}; do
             grep -q -- "$f\$" <<<"$files" || {
                 echo "$pkg lacks $f"
@@ -293,6 +295,8 @@ check_deb() {
     ((bad == 0))
 }
 
+# Uses test.sh's globals: quick, failed_tests, skipped_tests, PCT_RELEASE_DIR.
+# shellcheck disable=SC2154
 step_release() {
     banner "release: install, pct, man pages, completion, pkg-config, CMake, subproject, .debs"
     local t0 note=''
