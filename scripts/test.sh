@@ -4,7 +4,7 @@
 #   bash scripts/test.sh [--quick] [--no-install]
 #
 # Steps (each in its own build directory, so re-runs are incremental):
-#   format  clang-format --dry-run --Werror over src/ include/ tools/ tests/ bench/
+#   format  clang-format --dry-run --Werror over src/ include/ tools/ tests/ bench/ examples/
 #   gcc     gcc release build, -Dwerror=true                       build/release
 #   clang   clang build, -Dwerror=true                             build/clang
 #   asan    gcc ASan+UBSan, debugoptimized, -Dwerror=true          build/asan
@@ -181,7 +181,7 @@ step_format() {
     banner "format: clang-format --dry-run --Werror"
     local t0 dirs=() files=() bad=() d f out
     t0=$(pct_now_ms)
-    for d in src include tools tests bench; do
+    for d in src include tools tests bench examples; do
         [[ -d $d ]] && dirs+=("$d")
     done
     if ((${#dirs[@]})); then
