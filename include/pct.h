@@ -227,7 +227,10 @@ PCT_API size_t pct_find(const char *src, size_t len, const pct_set *set);
 
 #define PCT_STREAM_CARRY 16
 
-/* The state shared by the decoder and the encoder. Private: use the functions. */
+/* The state shared by the decoder and the encoder. Private: use the functions.
+ * Callers embed it by value, so its size is part of the ABI: `reserved` is
+ * room for later versions to keep state without changing that size (the
+ * init functions zero it). */
 typedef struct pct_stream_state {
     const pct_set *set; /* keep set (decoder) or encode set (encoder) */
     size_t position;    /* input offset of carry[0] */
@@ -236,6 +239,7 @@ typedef struct pct_stream_state {
     size_t error;
     unsigned char carry_len;
     unsigned char carry[PCT_STREAM_CARRY];
+    size_t reserved[4];
 } pct_stream_state;
 
 typedef struct pct_decoder {
@@ -312,7 +316,11 @@ enum {
  * Every other escape is normalized as by pct_normalize (unreserved bytes
  * decoded, the rest kept with upper-case hex). Literal bytes are copied
  * unchanged (only '\' may become '/'): rejecting raw control bytes or
- * spaces is the HTTP parser's job. */
+ * spaces is the HTTP parser's job.
+ * Growth: a later version that needs a new setting appends a field and
+ * reads it only when a new PCT_PATH_* option bit says it is there, so a
+ * policy written for this version (which cannot set that bit: unknown bits
+ * are PCT_INVALID_ARGUMENT) keeps its meaning and its size. */
 typedef struct pct_path_policy {
     pct_path_action encoded_slash;     /* %2F */
     pct_path_action encoded_backslash; /* %5C */

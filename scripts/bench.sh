@@ -94,7 +94,7 @@ fi
 # ---------------------------------------------------------------------------
 # Build
 # ---------------------------------------------------------------------------
-pct_meson_setup "$BUILD" -Dbuildtype=release -Dbench=enabled -Dtests=false
+pct_meson_setup "$BUILD" -Dbuildtype=release -Dbench=enabled -Dtests=disabled
 # Re-detect the optional peers (they may have been installed since).
 meson setup --reconfigure "$BUILD" >"$BUILD/reconfigure.log" 2>&1 ||
     { cat "$BUILD/reconfigure.log" >&2; exit 1; }

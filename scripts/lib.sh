@@ -6,6 +6,7 @@
 PCT_PACKAGES=(
     meson ninja-build pkg-config gcc g++ clang libclang-rt-14-dev clang-format python3 nodejs
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libsimde-dev libbenchmark-dev
+    cmake groff-base bash-completion dpkg-dev debhelper fakeroot
 )
 
 # The release build: one configuration shared by test.sh (gcc step) and demo.sh.

@@ -4,15 +4,19 @@
 #   bash scripts/test.sh [--quick] [--no-install]
 #
 # Steps (each in its own build directory, so re-runs are incremental):
-#   format  clang-format --dry-run --Werror over src/ include/ tools/ tests/ bench/
+#   format  clang-format --dry-run --Werror over src/ include/ tools/ tests/ bench/ examples/
 #   gcc     gcc release build, -Dwerror=true                       build/release
 #   clang   clang build, -Dwerror=true                             build/clang
 #   asan    gcc ASan+UBSan, debugoptimized, -Dwerror=true          build/asan
 #   fuzz    clang libFuzzer targets, ASan+UBSan, each run          build/fuzz
 #           $PCT_FUZZ_SECONDS (default 20) s on a copy of its seed corpus
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
+#   release what users and packagers get (scripts/test-release.sh): the
+#           install of build/release run from a scratch prefix, man pages,
+#           bash completion, pkg-config, CMake find_package, libpct as a
+#           meson subproject (static and shared), the .debs
 #
-#   --quick       skip the clang, fuzz and arm64 steps (fast local loop)
+#   --quick       skip the clang, fuzz and arm64 steps and the .deb build
 #   --no-install  never install packages (as root, missing Debian packages are
 #                 otherwise installed with apt-get)
 #
@@ -25,6 +29,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
+# shellcheck source=scripts/test-release.sh
+source scripts/test-release.sh
 
 quick=0
 install=1
@@ -175,7 +181,7 @@ step_format() {
     banner "format: clang-format --dry-run --Werror"
     local t0 dirs=() files=() bad=() d f out
     t0=$(pct_now_ms)
-    for d in src include tools tests bench; do
+    for d in src include tools tests bench examples; do
         [[ -d $d ]] && dirs+=("$d")
     done
     if ((${#dirs[@]})); then
@@ -292,6 +298,7 @@ echo "$(meson --version 2>/dev/null | sed 's/^/meson /') | $(gcc --version 2>/de
 
 step_format
 step_gcc
+step_release
 if ((quick)); then skipped_step clang --quick; else step_clang; fi
 step_asan
 if ((quick)); then skipped_step fuzz --quick; else step_fuzz; fi

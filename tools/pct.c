@@ -503,7 +503,7 @@ static void format_option_commands(enum option_id id, char *text, size_t size)
 
 /* "  -z, --zero-terminated      help [commands]", wrapped before the
  * commands when the line would be wider than 79 columns. */
-static void print_option_help(const struct option_spec *spec)
+static void print_option_help(const struct option_spec *spec, int with_commands)
 {
     char name[48];
     int used = spec->short_name
@@ -512,32 +512,54 @@ static void print_option_help(const struct option_spec *spec)
     if (spec->value_name != NULL && used > 0 && (size_t)used < sizeof name)
         snprintf(name + used, sizeof name - (size_t)used, " %s", spec->value_name);
     char command_list[160];
-    format_option_commands(spec->id, command_list, sizeof command_list);
+    command_list[0] = '\0';
+    if (with_commands)
+        format_option_commands(spec->id, command_list, sizeof command_list);
     int width = printf("  %-26s %s", name, spec->help);
     if (command_list[0] != '\0' && width + (int)strlen(command_list) > 79)
         printf("\n%28s", "");
     printf("%s\n", command_list);
 }
 
-static void print_help(void)
+static int takes_option(const struct command *command, enum option_id id)
 {
-    fputs("Usage: pct COMMAND [OPTION...] [STRING...]\n"
-          "Percent-encode or percent-decode (URL encoding) each STRING, printing each\n"
-          "result on its own line; without STRING, each line of standard input (the\n"
-          "line terminator, \"\\n\" or \"\\r\\n\", is kept as is and not processed).\n"
-          "Options may come anywhere; \"--\" ends them.\n"
-          "\nCommands:\n",
-          stdout);
-    for (size_t i = 0; i < COUNT_OF(commands); i++)
-        printf("  %-10s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nOptions (in brackets: the only commands that take it):\n", stdout);
+    return (COMMON_OPTIONS | command->options) & BIT(id);
+}
+
+/* Without a command: every command and option. With one (`pct decode
+ * --help`): that command's usage and only the options it takes. */
+static void print_help(const struct command *only)
+{
+    if (only != NULL) {
+        printf("Usage: pct %s [OPTION...] [STRING...]\n"
+               "pct %s: %s.\n"
+               "Each STRING is one record; without STRING, each line of standard input is one\n"
+               "(its terminator, \"\\n\" or \"\\r\\n\", is kept as is and not processed).\n"
+               "\nOptions:\n",
+               only->name, only->name, only->summary);
+    } else {
+        fputs("Usage: pct COMMAND [OPTION...] [STRING...]\n"
+              "Percent-encode or percent-decode (URL encoding) each STRING, printing each\n"
+              "result on its own line; without STRING, each line of standard input (the\n"
+              "line terminator, \"\\n\" or \"\\r\\n\", is kept as is and not processed).\n"
+              "Options may come anywhere; \"--\" ends them. 'pct COMMAND --help' shows the\n"
+              "options of one command.\n"
+              "\nCommands:\n",
+              stdout);
+        for (size_t i = 0; i < COUNT_OF(commands); i++)
+            printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+        fputs("\nOptions (in brackets: the only commands that take it):\n", stdout);
+    }
     for (size_t i = 0; i < COUNT_OF(option_specs); i++)
-        print_option_help(&option_specs[i]);
-    fputs("\nSets (--set):", stdout);
-    for (size_t i = 0; i < COUNT_OF(set_names); i++)
-        printf("%s%s", i % 6 == 0 ? "\n  " : " ", set_names[i]);
-    fputs("\n  e.g. Python quote(s, safe='/') is: pct encode --set rfc3986 --safe /\n"
-          "\nA record that fails is reported on stderr as\n"
+        if (only == NULL || takes_option(only, option_specs[i].id))
+            print_option_help(&option_specs[i], only == NULL);
+    if (only == NULL || takes_option(only, OPT_SET)) {
+        fputs("\nSets (--set):", stdout);
+        for (size_t i = 0; i < COUNT_OF(set_names); i++)
+            printf("%s%s", i % 6 == 0 ? "\n  " : " ", set_names[i]);
+        fputs("\n  e.g. Python quote(s, safe='/') is: pct encode --set rfc3986 --safe /\n", stdout);
+    }
+    fputs("\nA record that fails is reported on stderr as\n"
           "  pct: line N, byte M: reason\n"
           "(\"argument N\" for STRINGs, \"record N\" with -z, \"input\" with --whole; N counts\n"
           "from 1, M from 0 within the record) and passed through unchanged.\n"
@@ -856,7 +878,7 @@ int main(int argc, char **argv)
         use_implementation(inv.impl);
     if (inv.used & (BIT(OPT_HELP) | BIT(OPT_VERSION))) {
         if (inv.used & BIT(OPT_HELP))
-            print_help();
+            print_help(inv.command);
         else
             print_version();
         finish_output();

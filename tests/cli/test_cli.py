@@ -442,12 +442,27 @@ def test_validate():
 
 
 def test_info():
-    for args in (["--help"], ["-h"], ["encode", "--help"]):
+    for args in (["--help"], ["-h"]):
         result = expect(" ".join(args), args, out=None)
         text = result.stdout.decode("utf-8", "replace")
         for word in ("encode", "decode", "normalize", "validate", "--set", "rfc3986",
                      "uri-component", "Exit"):
             check("%s mentions %s" % (" ".join(args), word), word in text)
+    # COMMAND --help: that command's usage and options, not the others'.
+    for args, present, absent in ((["encode", "--help"], ("--set", "rfc3986", "--safe", "Exit"),
+                                   ("--keep CHARS", "--policy", "Commands:")),
+                                  (["decode", "-h"], ("--keep", "--percent-u", "--whole"),
+                                   ("--set", "--policy")),
+                                  (["path", "--help"], ("--policy", "--encoded-slash"),
+                                   ("--set", "--plus"))):
+        result = expect(" ".join(args), args, out=None)
+        text = result.stdout.decode("utf-8", "replace")
+        check("%s: usage line" % " ".join(args),
+              text.startswith("Usage: pct %s [OPTION...]" % args[0]), short(result.stdout))
+        for word in present:
+            check("%s mentions %s" % (" ".join(args), word), word in text)
+        for word in absent:
+            check("%s does not mention %s" % (" ".join(args), word), word not in text)
     result = expect("--version", ["--version"])
     text = result.stdout.decode("utf-8", "replace")
     check("--version format", re.match(r"pct \d+\.\d+\.\d+\n", text) is not None, repr(text))
