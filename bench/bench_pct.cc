@@ -230,6 +230,9 @@ std::string unavailable_reason(const std::string &impl)
     return why + "not in this build";
 }
 
+// Rows whose implementation disagreed with scalar: the run then fails (main).
+size_t wrong_rows = 0;
+
 bool available(const std::string &impl)
 {
     for (size_t i = 0; const char *name = pct_implementation_name(i); i++)
@@ -316,6 +319,7 @@ template <class Op> class PctBench : public benchmark::Fixture {
         if (mine.digest != ref.digest) {
             skip_ = impl_ + ": WRONG OUTPUT: differs from the scalar implementation" +
                     first_difference(b);
+            wrong_rows++;
             std::fprintf(stderr, "bench: %s: %s\n",
                          row_name(op_name_, dataset_, size_, impl_).c_str(), skip_.c_str());
         }
@@ -546,10 +550,20 @@ int main(int argc, char **argv)
     benchmark::AddCustomContext("libpct_implementations", all);
     benchmark::AddCustomContext("bench_compiler", pctbench::compiler());
     benchmark::AddCustomContext("bench_batch_bytes", std::to_string(pctbench::kBatchBytes));
+    // What each data set is, for the report (bench/report.py lists them).
+    for (const pctbench::DatasetInfo &d : pctbench::datasets())
+        benchmark::AddCustomContext(std::string("data:") + d.name, d.description);
     pctbench::register_benchmarks();
     pctbench::register_peer_benchmarks();
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    if (pctbench::wrong_rows) {
+        std::fprintf(stderr,
+                     "bench: FAILED: %zu rows gave WRONG OUTPUT (differ from the scalar "
+                     "implementation); they are marked in the report\n",
+                     pctbench::wrong_rows);
+        return 1;
+    }
     return 0;
 }
