@@ -7,7 +7,7 @@
 #   bash scripts/bench.sh [--quick] [--no-install] [--repetitions N]
 #                         [--min-time SECONDS] [--filter REGEX] [--cpu N]
 #
-#   --quick        3 repetitions of 0.01 s per row (about 2 minutes, build
+#   --quick        3 repetitions of 0.02 s per row (about 2 minutes, build
 #                  included): checks the pipeline; rough numbers
 #   (default)      9 repetitions of 0.05 s per row (about 8 minutes on a quiet
 #                  machine; longer in wall time when other work shares it)
@@ -57,7 +57,7 @@ while (($#)); do
 done
 if ((quick)); then
     mode=quick
-    : "${reps:=3}" "${min_time:=0.01}"
+    : "${reps:=3}" "${min_time:=0.02}"
 else
     mode=full
     : "${reps:=9}" "${min_time:=0.05}"
