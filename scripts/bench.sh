@@ -145,11 +145,13 @@ args=(
 echo "bench.sh: $mode mode: $reps repetitions x ${min_time}s per row, $pinned"
 echo "bench.sh: rows run interleaved at random (fairer against drift), so results print" \
     "only once every row has all its repetitions; full log: $BUILD/console.txt"
-# Rows are interleaved at random (fairer against drift); show medians and skips.
+# Rows are interleaved at random (fairer against drift); show medians and
+# errors, but not the rows of implementations not here (once per repetition;
+# the table lists them).
 set +e
 env -u PCT_IMPL "${pin[@]}" "$BUILD/bench/bench_pct" "${args[@]}" 2>&1 |
     tee "$BUILD/console.txt" | grep --line-buffered -E '_median |ERROR OCCURRED|WRONG' |
-    sed -u 's/ \{2,\}/  /g'
+    grep --line-buffered -v ': not available: ' | sed -u 's/ \{2,\}/  /g'
 rc=${PIPESTATUS[0]}
 set -e
 # Exit status 1 with WRONG OUTPUT rows: write the report (they are marked in
