@@ -15,6 +15,9 @@
 #   --filter RE    only the rows matching RE (google-benchmark --benchmark_filter);
 #                  the table then covers only those rows
 #   --cpu N        the core to pin the benchmark to (default 1, else 0)
+#   --before FILE  the results.json of an earlier run (e.g. of the code before
+#                  a kernel change, copied out of build/bench): the summary
+#                  then checks the avx2 gain targets against it
 #   --no-install   never install packages (as root, missing Debian packages are
 #                  otherwise installed with apt-get)
 #
@@ -36,6 +39,7 @@ reps=
 min_time=
 filter=
 cpu=
+before=
 while (($#)); do
     case $1 in
     --quick) quick=1 ;;
@@ -44,6 +48,7 @@ while (($#)); do
     --min-time) min_time=${2:?--min-time needs seconds}; shift ;;
     --filter) filter=${2:?--filter needs a regex}; shift ;;
     --cpu) cpu=${2:?--cpu needs a core number}; shift ;;
+    --before) before=${2:?--before needs a results.json}; shift ;;
     -h | --help)
         sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"
         exit 0
@@ -168,9 +173,11 @@ check_load 1.5 "at the end of the run"
 # Report
 # ---------------------------------------------------------------------------
 mkdir -p "$OUT"
+report_args=()
+[[ -z $before ]] || report_args+=(--before "$before")
 python3 bench/report.py "$BUILD/results.json" --build-dir "$BUILD" \
     --markdown "$OUT/table.md" --summary "$OUT/summary.md" --plot-data "$BUILD/plot.dat" \
-    --mode "$mode" --repetitions "$reps" --pinned "$pinned"
+    --mode "$mode" --repetitions "$reps" --pinned "$pinned" "${report_args[@]}"
 echo
 cat "$OUT/summary.md"
 echo
