@@ -409,17 +409,16 @@ std::string size_label(size_t size)
 const std::vector<DatasetInfo> &datasets()
 {
     static const std::vector<DatasetInfo> list = {
-        {"clean-paths", Kind::Raw,
+        {"clean-paths",
          "request paths of words, ids and file names: unreserved ASCII and '/' only"},
-        {"query-text", Kind::Raw,
-         "text for a query: words, spaces, &=?/:#+%\", ~10% non-ASCII words"},
-        {"utf8-text", Kind::Raw, "Japanese prose in UTF-8: every byte escaped on encode"},
-        {"paths", Kind::Encoded,
+        {"query-text", "text for a query: words, spaces, &=?/:#+%\", ~10% non-ASCII words"},
+        {"utf8-text", "Japanese prose in UTF-8: every byte escaped on encode"},
+        {"paths",
          "request paths with one escaped character (%2F, %20, %C3%A9, ...) every 20-40 bytes"},
-        {"query", Kind::Encoded,
+        {"query",
          "form-encoded query strings: name=value&..., '+' for space, UTF-8 and reserved escapes"},
-        {"utf8-escaped", Kind::Encoded, "utf8-text with every byte escaped (%E6%97%A5...)"},
-        {"log-lines", Kind::Encoded,
+        {"utf8-escaped", "utf8-text with every byte escaped (%E6%97%A5...)"},
+        {"log-lines",
          "combined-format access-log lines of ~200 bytes, request targets percent-encoded"},
     };
     return list;

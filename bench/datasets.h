@@ -75,13 +75,8 @@ struct Batch {
 
 // The data sets: three raw ones (encoder input) and four encoded ones
 // (decoder input), each modelled on what libpct is used for (datasets.cc).
-enum class Kind {
-    Raw,
-    Encoded,
-};
 struct DatasetInfo {
     const char *name;
-    Kind kind;
     const char *description;
 };
 const std::vector<DatasetInfo> &datasets();
