@@ -29,7 +29,7 @@ namespace pctbench {
 std::string row_name(const std::string &op, const std::string &dataset, size_t size,
                      const std::string &impl)
 {
-    return op + "/" + dataset + "/" + std::to_string(size) + "/" + impl;
+    return op + "/" + dataset + "/" + size_label(size) + "/" + impl;
 }
 
 char *scratch(size_t bytes)
@@ -143,21 +143,36 @@ const pct_set &decode_uri_keep()
     return set;
 }
 
-// Access-log lines contain spaces, quotes and brackets, so they are checked
-// against the C0 controls and non-ASCII bytes only (minus the line feed).
-const pct_set &log_line_set()
-{
-    static const pct_set set = [] {
-        pct_set s = pct_set_c0_control;
-        pct_set_remove_byte(&s, '\n');
-        return s;
-    }();
-    return set;
-}
-
+// The set each encoded data set is valid for, with '%' added so that every
+// escape is checked too: paths against the path set, query strings against
+// the query set, log lines (spaces, quotes, brackets) against the C0
+// controls and non-ASCII bytes only (minus the line feed), the all-escaped
+// text against the component set (which has '%').
 const pct_set *validate_set(const std::string &dataset)
 {
-    return dataset == "access-log" ? &log_line_set() : &pct_set_component;
+    static const pct_set path = [] {
+        pct_set s = pct_set_path;
+        pct_set_add_byte(&s, '%');
+        return s;
+    }();
+    static const pct_set query = [] {
+        pct_set s = pct_set_query;
+        pct_set_add_byte(&s, '%');
+        return s;
+    }();
+    static const pct_set log_line = [] {
+        pct_set s = pct_set_c0_control;
+        pct_set_remove_byte(&s, '\n');
+        pct_set_add_byte(&s, '%');
+        return s;
+    }();
+    if (dataset == "paths")
+        return &path;
+    if (dataset == "query")
+        return &query;
+    if (dataset == "log-lines")
+        return &log_line;
+    return &pct_set_component;
 }
 
 std::string describe_failure(const pct_result &r, size_t record)
@@ -202,6 +217,9 @@ std::string unavailable_reason(const std::string &impl)
 {
     std::string why = impl + ": not available: ";
 #if defined(__x86_64__) || defined(__i386__)
+    if (impl == "avx512" &&
+        !(__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2")))
+        return why + "this CPU lacks AVX-512 BW/VBMI2";
     if (impl == "avx2" && !__builtin_cpu_supports("avx2"))
         return why + "this CPU lacks AVX2";
     if (impl == "sse42" && !__builtin_cpu_supports("sse4.2"))
@@ -211,6 +229,9 @@ std::string unavailable_reason(const std::string &impl)
         return why + "not in this build (needs SIMDe headers when building)";
     return why + "not in this build";
 }
+
+// Rows whose implementation disagreed with scalar: the run then fails (main).
+size_t wrong_rows = 0;
 
 bool available(const std::string &impl)
 {
@@ -298,6 +319,7 @@ template <class Op> class PctBench : public benchmark::Fixture {
         if (mine.digest != ref.digest) {
             skip_ = impl_ + ": WRONG OUTPUT: differs from the scalar implementation" +
                     first_difference(b);
+            wrong_rows++;
             std::fprintf(stderr, "bench: %s: %s\n",
                          row_name(op_name_, dataset_, size_, impl_).c_str(), skip_.c_str());
         }
@@ -424,10 +446,7 @@ class BaselineBench : public benchmark::Fixture {
 // any other name pct_implementation_name() reports (kernels added later).
 const char *const kKnownImpls[] = {
 #if defined(__x86_64__) || defined(__i386__)
-    "avx2",
-    "sse42",
-    "scalar",
-    "neon-simde",
+    "avx512", "avx2", "sse42", "scalar", "neon-simde",
 #elif defined(__aarch64__) || defined(__arm__)
     "neon",
     "scalar",
@@ -446,47 +465,41 @@ std::vector<std::string> implementations()
 }
 
 template <class Op>
-void add_op(const std::string &name, Kind input, std::function<Op(const std::string &)> make)
+void add_op(const std::string &name, std::function<Op(const std::string &)> make)
 {
     op_checkers()[name] = [name, make](const Batch &b) { return check_pass(make(b.dataset), b); };
     static const std::vector<std::string> impls = implementations();
-    for (const DatasetInfo &d : datasets()) {
-        if (d.kind != input)
-            continue;
-        for (size_t size : kRecordSizes)
-            for (const std::string &impl : impls)
-                benchmark::internal::RegisterBenchmarkInternal(
-                    new PctBench<Op>(name, make(d.name), d.name, size, impl));
-    }
+    for (const Case &c : cases(name))
+        for (const std::string &impl : impls)
+            benchmark::internal::RegisterBenchmarkInternal(
+                new PctBench<Op>(name, make(c.dataset), c.dataset, c.size, impl));
 }
 
-template <class Op> void add_op(const std::string &name, Kind input, const Op &op)
+template <class Op> void add_op(const std::string &name, const Op &op)
 {
-    add_op<Op>(name, input, [op](const std::string &) { return op; });
+    add_op<Op>(name, [op](const std::string &) { return op; });
 }
 
 void register_benchmarks()
 {
-    for (const DatasetInfo &d : datasets())
-        for (size_t size : kRecordSizes) {
-            benchmark::internal::RegisterBenchmarkInternal(new BaselineBench(d.name, size, true));
-            benchmark::internal::RegisterBenchmarkInternal(new BaselineBench(d.name, size, false));
-        }
+    for (const Case &c : all_cases()) {
+        benchmark::internal::RegisterBenchmarkInternal(new BaselineBench(c.dataset, c.size, true));
+        benchmark::internal::RegisterBenchmarkInternal(new BaselineBench(c.dataset, c.size, false));
+    }
 
-    add_op("encode-component", Kind::Raw, EncodeOp{&pct_set_component, 0});
-    add_op("encode-path", Kind::Raw, EncodeOp{&pct_set_path, 0});
-    add_op("encode-form", Kind::Raw, EncodeOp{&pct_set_form, PCT_PLUS});
-    add_op("encode-rfc3986", Kind::Raw, EncodeOp{&pct_set_rfc3986, 0});
-    add_op("encode-length", Kind::Raw, EncodeLengthOp{&pct_set_component});
-    add_op("find", Kind::Raw, FindOp{&pct_set_component});
-    add_op("decode", Kind::Encoded, DecodeOp{0});
-    add_op("decode-plus", Kind::Encoded, DecodeOp{PCT_PLUS});
-    add_op("decode-strict-utf8", Kind::Encoded, DecodeOp{PCT_STRICT | PCT_UTF8});
-    add_op("decode-except", Kind::Encoded, DecodeExceptOp{&decode_uri_keep()});
-    add_op("normalize", Kind::Encoded, NormalizeOp{});
-    add_op<ValidateOp>("validate", Kind::Encoded, [](const std::string &dataset) {
-        return ValidateOp{validate_set(dataset)};
-    });
+    add_op("encode-component", EncodeOp{&pct_set_component, 0});
+    add_op("encode-path", EncodeOp{&pct_set_path, 0});
+    add_op("encode-form", EncodeOp{&pct_set_form, PCT_PLUS});
+    add_op("encode-rfc3986", EncodeOp{&pct_set_rfc3986, 0});
+    add_op("encode-length", EncodeLengthOp{&pct_set_component});
+    add_op("find", FindOp{&pct_set_component});
+    add_op("decode", DecodeOp{0});
+    add_op("decode-plus", DecodeOp{PCT_PLUS});
+    add_op("decode-strict-utf8", DecodeOp{PCT_STRICT | PCT_UTF8});
+    add_op("decode-except", DecodeExceptOp{&decode_uri_keep()});
+    add_op("normalize", NormalizeOp{});
+    add_op<ValidateOp>(
+        "validate", [](const std::string &dataset) { return ValidateOp{validate_set(dataset)}; });
 }
 
 std::string compiler()
@@ -537,10 +550,20 @@ int main(int argc, char **argv)
     benchmark::AddCustomContext("libpct_implementations", all);
     benchmark::AddCustomContext("bench_compiler", pctbench::compiler());
     benchmark::AddCustomContext("bench_batch_bytes", std::to_string(pctbench::kBatchBytes));
+    // What each data set is, for the report (bench/report.py lists them).
+    for (const pctbench::DatasetInfo &d : pctbench::datasets())
+        benchmark::AddCustomContext(std::string("data:") + d.name, d.description);
     pctbench::register_benchmarks();
     pctbench::register_peer_benchmarks();
 
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    if (pctbench::wrong_rows) {
+        std::fprintf(stderr,
+                     "bench: FAILED: %zu rows gave WRONG OUTPUT (differ from the scalar "
+                     "implementation); they are marked in the report\n",
+                     pctbench::wrong_rows);
+        return 1;
+    }
     return 0;
 }

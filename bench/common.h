@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "datasets.h"
 #include "pct.h"
@@ -14,10 +15,23 @@
 namespace pctbench {
 
 // Rows are named "<op>/<data set>/<record size>/<implementation>", e.g.
-// "decode/access-log/1024/avx2", "encode-rfc3986/query/64/curl",
-// "baseline/query.enc/1024/memcpy". bench/report.py splits on '/'.
+// "decode/paths/65536/avx2", "encode-rfc3986/query-text/65536/curl",
+// "decode/log-lines/line/scalar", "baseline/query/96/memcpy".
+// bench/report.py splits on '/'.
 std::string row_name(const std::string &op, const std::string &dataset, size_t size,
                      const std::string &impl);
+
+// A data set and a record size (or kLine) an operation is measured on.
+struct Case {
+    std::string dataset;
+    size_t size;
+};
+
+// The cases of op ("decode", "encode-component", ...; cases.cc), for libpct
+// and for the peers of op; all_cases(): those of every operation, once each
+// (the memcpy baselines).
+std::vector<Case> cases(const std::string &op);
+std::vector<Case> all_cases();
 
 // One output buffer for every row (the benchmark is single-threaded): large
 // enough for 3x the largest batch, allocated and touched once, so no timed

@@ -1,5 +1,6 @@
-// datasets.cc - deterministic benchmark data: clean paths, query text,
-// Japanese prose, random bytes, their component-set encodings, access logs.
+// datasets.cc - deterministic benchmark data: request paths, query strings,
+// UTF-8 text and access-log lines, raw (encoder input) and percent-encoded
+// (decoder input).
 #include "datasets.h"
 
 #include <algorithm>
@@ -12,8 +13,6 @@
 #include "pct.h"
 
 namespace pctbench {
-
-const std::vector<size_t> kRecordSizes = {16, 64, 1024, 64 * 1024, 1024 * 1024};
 
 // Each stream holds at least this much, so a 1 MiB record always fits.
 static constexpr size_t kStreamBytes = 1024 * 1024 + 64 * 1024;
@@ -88,13 +87,14 @@ class Builder {
             i += n;
         }
     }
-    // str percent-encoded with pct_set_component, one unit per character.
-    void encoded(const std::string &str)
+    // str percent-encoded with set (plus: a space becomes '+'), one unit per
+    // character.
+    void encoded(const std::string &str, const pct_set &set = pct_set_component, bool plus = false)
     {
         for (size_t i = 0; i < str.size();) {
             size_t n = utf8_len(static_cast<unsigned char>(str[i]));
             n = std::min(n, str.size() - i);
-            std::string e = encode_component(str.substr(i, n));
+            std::string e = encode(str.substr(i, n), set, plus);
             unit(e.data(), e.size());
             i += n;
         }
@@ -110,12 +110,14 @@ class Builder {
     }
     // A local encoder, so that the data never depends on the code under test
     // (only the set's table comes from the library).
-    static std::string encode_component(const std::string &raw)
+    static std::string encode(const std::string &raw, const pct_set &set, bool plus)
     {
         static const char hex[] = "0123456789ABCDEF";
         std::string out;
         for (unsigned char c : raw) {
-            if (pct_set_contains(&pct_set_component, c)) {
+            if (plus && c == ' ') {
+                out += '+';
+            } else if (pct_set_contains(&set, c)) {
                 out += '%';
                 out += hex[c >> 4];
                 out += hex[c & 15];
@@ -161,33 +163,54 @@ std::string word(Rng &rng)
     return rng.percent(10) ? rng.pick(kUtf8Words) : rng.pick(kWords);
 }
 
-// clean: unreserved bytes and '/', like a path with nothing to escape.
-UnitStream gen_clean()
+// Request-path text: segments of words, ids and file names joined by '/'.
+// With escapes, one escaped character (its escapes are one unit) follows
+// every 20-40 bytes of plain text, the density of real paths ("%2F" in an
+// encoded id, "%20" in a file name, UTF-8 in a slug); without, the text is
+// unreserved ASCII and '/', nothing to escape in a path.
+UnitStream gen_path_text(uint64_t seed, bool escapes)
 {
-    static const char lower[] = "abcdefghijklmnopqrstuvwxyz";
-    static const char upper[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    static const char digits[] = "0123456789";
-    static const char marks[] = "-._~";
-    Rng rng(1);
+    static const char *const escaped[] = {"%2F",       "%20",       "%C3%A9", "%C3%BC",
+                                          "%E2%82%AC", "%3A",       "%40",    "%2B",
+                                          "%25",       "%E6%97%A5", "%2C",    "%D0%BC"};
+    static const char *const exts[] = {".html", ".json", ".jpg", ".php", ".css", ".tar.gz"};
+    Rng rng(seed);
     Builder b;
-    while (b.size() < kStreamBytes) {
-        b.text("/");
-        uint32_t n = 3 + rng.below(12);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t r = rng.below(100);
-            char c = r < 70   ? lower[rng.below(26)]
-                     : r < 80 ? upper[rng.below(26)]
-                     : r < 95 ? digits[rng.below(10)]
-                              : marks[rng.below(4)];
+    uint32_t gap = 20 + rng.below(21), since = 0;
+    auto plain = [&](const std::string &text) {
+        for (char c : text) {
             b.unit(&c, 1);
+            if (escapes && ++since >= gap) {
+                const char *e = rng.pick(escaped);
+                b.unit(e, std::strlen(e));
+                since = 0;
+                gap = 20 + rng.below(21);
+            }
+        }
+    };
+    while (b.size() < kStreamBytes) {
+        uint32_t segments = 2 + rng.below(5);
+        for (uint32_t i = 0; i < segments; i++) {
+            plain("/");
+            uint32_t r = rng.below(100);
+            if (r < 20) {
+                plain(std::to_string(rng.below(1000000)));
+            } else {
+                std::string seg = rng.pick(kWords);
+                for (uint32_t w = rng.below(3); w > 0; w--)
+                    seg += std::string(rng.percent(70) ? "-" : "_") + rng.pick(kWords);
+                if (i + 1 == segments && r >= 80)
+                    seg += rng.pick(exts);
+                plain(seg);
+            }
         }
     }
     return b.s;
 }
 
-// query: form/query text, words separated by spaces or &=?/:#+%" (about 10%
-// of the words non-ASCII).
-UnitStream gen_query()
+// query-text: text to put in a query, words separated by spaces or
+// &=?/:#+%" (about 10% of the words non-ASCII).
+UnitStream gen_query_text()
 {
     static const char *const seps[] = {"&", "=", "?", "/", ":", "#", "+", "%", "\"", ", "};
     Rng rng(2);
@@ -199,9 +222,34 @@ UnitStream gen_query()
     return b.s;
 }
 
-// japanese: prose in hiragana, katakana and kanji with Japanese punctuation;
-// every character is 3 UTF-8 bytes, so every byte is escaped on encode.
-UnitStream gen_japanese()
+// query: form-encoded query strings (name=value&...; the form set, '+' for a
+// space), values of one to four words, ~10% of them non-ASCII, some holding
+// a reserved byte (%2F, %26, %3D, %3A, %2C, %40, %2B).
+UnitStream gen_query()
+{
+    static const char *const keys[] = {"q",    "page", "id",      "lang",   "utm_source",
+                                       "sort", "ref",  "session", "filter", "name"};
+    static const char *const reserved[] = {"/", "&", "=", ":", ",", "@", "+"};
+    Rng rng(7);
+    Builder b;
+    while (b.size() < kStreamBytes) {
+        uint32_t params = 1 + rng.below(6);
+        for (uint32_t i = 0; i < params; i++) {
+            b.text(i == 0 ? "?" : "&");
+            b.text(rng.pick(keys));
+            b.text("=");
+            std::string value = word(rng);
+            for (uint32_t w = rng.below(4); w > 0; w--)
+                value += std::string(rng.percent(10) ? rng.pick(reserved) : " ") + word(rng);
+            b.encoded(value, pct_set_form, true);
+        }
+    }
+    return b.s;
+}
+
+// utf8-text: prose in hiragana, katakana and kanji with Japanese
+// punctuation; every character is 3 UTF-8 bytes, so every byte is escaped.
+UnitStream gen_utf8_text()
 {
     // Common kanji, hiragana and katakana (UTF-8, 3 bytes each).
     static const char kanji[] = "日本語人年大中国学生時間会社事自分私今後前気手話場合何地方"
@@ -237,36 +285,23 @@ UnitStream gen_japanese()
     return b.s;
 }
 
-// binary: uniformly random bytes.
-UnitStream gen_binary()
-{
-    Rng rng(4);
-    Builder b;
-    while (b.size() < kStreamBytes) {
-        uint64_t w = rng.next();
-        for (int i = 0; i < 8; i++) {
-            char c = static_cast<char>(w >> (8 * i));
-            b.unit(&c, 1);
-        }
-    }
-    return b.s;
-}
-
 // raw encoded with pct_set_component, unit by unit.
 UnitStream encode_stream(const UnitStream &raw)
 {
     Builder b;
     for (size_t i = 0; i + 1 < raw.cuts.size(); i++) {
         std::string unit = raw.bytes.substr(raw.cuts[i], raw.cuts[i + 1] - raw.cuts[i]);
-        std::string e = Builder::encode_component(unit);
+        std::string e = Builder::encode(unit, pct_set_component, false);
         b.unit(e.data(), e.size());
     }
     return b.s;
 }
 
-// access-log: combined-format lines whose request targets (path + query) and
-// referers are percent-encoded; the rest is printable ASCII with no '%'.
-UnitStream gen_access_log()
+// log-lines: combined-format access-log lines of ~200 bytes whose request
+// targets (path + query) and referers are percent-encoded; the rest is
+// printable ASCII with no '%'. Each line (with its '\n') is one unit, so a
+// record is one line or several whole lines.
+UnitStream gen_log_lines()
 {
     static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
@@ -289,7 +324,7 @@ UnitStream gen_access_log()
         b.text(rng.pick(exts));
         if (!with_query || rng.percent(40))
             return;
-        uint32_t params = 1 + rng.below(5);
+        uint32_t params = 1 + rng.below(3);
         for (uint32_t i = 0; i < params; i++) {
             b.text(i == 0 ? "?" : "&");
             b.encoded(rng.pick(keys));
@@ -320,7 +355,7 @@ UnitStream gen_access_log()
         std::snprintf(buf, sizeof buf, " HTTP/1.1\" %d %u \"", rng.pick(statuses),
                       rng.below(200000));
         b.text(buf);
-        if (rng.percent(50)) {
+        if (rng.percent(80)) {
             b.text("-");
         } else {
             b.text("https://www.example.com");
@@ -330,25 +365,26 @@ UnitStream gen_access_log()
         b.text(rng.pick(kUserAgents));
         b.text("\"\n");
     }
-    return b.s;
+    UnitStream lines;
+    lines.bytes = std::move(b.s.bytes);
+    lines.cuts.push_back(0);
+    for (size_t i = 0; i < lines.bytes.size(); i++)
+        if (lines.bytes[i] == '\n')
+            lines.cuts.push_back(static_cast<uint32_t>(i + 1));
+    return lines;
 }
 
 struct StreamSet {
     std::map<std::string, UnitStream> streams;
     StreamSet()
     {
-        const std::pair<const char *, UnitStream (*)()> raw[] = {
-            {"clean", gen_clean},
-            {"query", gen_query},
-            {"japanese", gen_japanese},
-            {"binary", gen_binary},
-        };
-        for (const auto &r : raw) {
-            UnitStream s = r.second();
-            streams[std::string(r.first) + ".enc"] = encode_stream(s);
-            streams[r.first] = std::move(s);
-        }
-        streams["access-log"] = gen_access_log();
+        streams["clean-paths"] = gen_path_text(1, false);
+        streams["query-text"] = gen_query_text();
+        streams["utf8-text"] = gen_utf8_text();
+        streams["paths"] = gen_path_text(6, true);
+        streams["query"] = gen_query();
+        streams["utf8-escaped"] = encode_stream(streams["utf8-text"]);
+        streams["log-lines"] = gen_log_lines();
     }
 };
 
@@ -365,19 +401,25 @@ const UnitStream &stream(const std::string &name)
 
 } // namespace
 
+std::string size_label(size_t size)
+{
+    return size == kLine ? "line" : std::to_string(size);
+}
+
 const std::vector<DatasetInfo> &datasets()
 {
     static const std::vector<DatasetInfo> list = {
-        {"clean", Kind::Raw, "unreserved ASCII and '/': nothing to escape in a path"},
-        {"query", Kind::Raw, "form/query text: words, spaces, &=?/:#+%\", ~10% non-ASCII words"},
-        {"japanese", Kind::Raw, "UTF-8 Japanese prose: every byte escaped on encode"},
-        {"binary", Kind::Raw, "uniformly random bytes"},
-        {"clean.enc", Kind::Encoded, "clean encoded with the component set"},
-        {"query.enc", Kind::Encoded, "query encoded with the component set"},
-        {"japanese.enc", Kind::Encoded, "japanese encoded with the component set"},
-        {"binary.enc", Kind::Encoded, "binary encoded with the component set"},
-        {"access-log", Kind::Encoded,
-         "combined-format access log lines, request targets percent-encoded"},
+        {"clean-paths",
+         "request paths of words, ids and file names: unreserved ASCII and '/' only"},
+        {"query-text", "text for a query: words, spaces, &=?/:#+%\", ~10% non-ASCII words"},
+        {"utf8-text", "Japanese prose in UTF-8: every byte escaped on encode"},
+        {"paths",
+         "request paths with one escaped character (%2F, %20, %C3%A9, ...) every 20-40 bytes"},
+        {"query",
+         "form-encoded query strings: name=value&..., '+' for space, UTF-8 and reserved escapes"},
+        {"utf8-escaped", "utf8-text with every byte escaped (%E6%97%A5...)"},
+        {"log-lines",
+         "combined-format access-log lines of ~200 bytes, request targets percent-encoded"},
     };
     return list;
 }
@@ -398,11 +440,20 @@ const Batch &batch(const std::string &name, size_t size)
     Batch &b = *slot;
     b.size = size;
     size_t pos = 0;
-    // Another record while a full-size one still fits in the batch budget.
-    while (b.records.empty() || b.total + size <= kBatchBytes) {
-        // The longest record from pos that ends on a unit boundary within size.
-        auto it = std::upper_bound(s.cuts.begin(), s.cuts.end(), pos + size);
-        size_t end = *(it - 1);
+    // Another record while a full-size one still fits in the batch budget
+    // (kLine: while the batch is not full).
+    const size_t room = size == kLine ? 1 : size;
+    while (b.records.empty() || b.total + room <= kBatchBytes) {
+        // The longest record from pos that ends on a unit boundary within
+        // size; kLine: the unit that starts at pos.
+        size_t end = pos;
+        if (size != kLine) {
+            end = *(std::upper_bound(s.cuts.begin(), s.cuts.end(), pos + size) - 1);
+        } else {
+            auto next = std::upper_bound(s.cuts.begin(), s.cuts.end(), pos);
+            if (next != s.cuts.end())
+                end = *next;
+        }
         if (end <= pos) {
             std::fprintf(stderr, "bench: %s: a unit is longer than %zu bytes\n", name.c_str(),
                          size);

@@ -1,7 +1,8 @@
 // datasets.h - the benchmark's input data, generated deterministically.
 //
 // Every data set is a stream of "units" that a record may not split: a byte,
-// a UTF-8 character, or the escapes of one character ("%E3%81%82"). Records
+// a UTF-8 character, the escapes of one character ("%E3%81%82"), or a whole
+// log line. Records
 // of a nominal size S are consecutive slices of the stream, each as long as
 // possible without exceeding S or splitting a unit, so every record is a
 // complete string (valid UTF-8 where the data is, whole escapes). A batch is
@@ -23,8 +24,13 @@ namespace pctbench {
 // Bytes processed per iteration for record sizes below it.
 constexpr size_t kBatchBytes = 64 * 1024;
 
-// The record sizes swept (bytes).
-extern const std::vector<size_t> kRecordSizes;
+// The record "size" that makes each unit of the stream one record: one call
+// per log line (the log-lines data set's units are whole lines). Rows name
+// it "line".
+constexpr size_t kLine = 0;
+
+// "line" for kLine, else the size in bytes: the record-size part of a row name.
+std::string size_label(size_t size);
 
 // A byte buffer aligned to 64 bytes (std::vector gives no alignment).
 class AlignedBuffer {
@@ -60,22 +66,17 @@ struct Record {
 
 struct Batch {
     const char *dataset;
-    size_t size; // nominal record size S
+    size_t size; // nominal record size S, or kLine
     AlignedBuffer input;
     size_t total = 0; // sum of the record lengths
     std::vector<Record> records;
     bool has_nul = false; // some record contains a 0 byte
 };
 
-// The data sets: the four raw ones (encoder input), the same four encoded
-// with pct_set_component ("<name>.enc", decoder input), and "access-log".
-enum class Kind {
-    Raw,
-    Encoded,
-};
+// The data sets: three raw ones (encoder input) and four encoded ones
+// (decoder input), each modelled on what libpct is used for (datasets.cc).
 struct DatasetInfo {
     const char *name;
-    Kind kind;
     const char *description;
 };
 const std::vector<DatasetInfo> &datasets();

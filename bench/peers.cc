@@ -3,6 +3,8 @@
 //
 //   encode-rfc3986 (escape all but A-Z a-z 0-9 - . _ ~, upper-case hex):
 //     curl_easy_escape, uriEscapeExA, g_uri_escape_bytes
+//   encode-component (also keep ! ' ( ) *): g_uri_escape_bytes with those
+//     as reserved_chars_allowed
 //   decode (lenient: a '%' not starting an escape is copied):
 //     curl_easy_unescape, uriUnescapeInPlaceExA, g_uri_unescape_bytes
 //     (GLib rejects a malformed '%' instead; the inputs here have none)
@@ -131,15 +133,11 @@ template <class Peer> class PeerBench : public benchmark::Fixture {
     size_t out_bytes_ = 0;
 };
 
-template <class Peer> void add_peer(const std::string &op, Kind input, const Peer &peer)
+template <class Peer> void add_peer(const std::string &op, const Peer &peer)
 {
-    for (const DatasetInfo &d : datasets()) {
-        if (d.kind != input)
-            continue;
-        for (size_t size : kRecordSizes)
-            benchmark::internal::RegisterBenchmarkInternal(
-                new PeerBench<Peer>(op, d.name, size, peer));
-    }
+    for (const Case &c : cases(op))
+        benchmark::internal::RegisterBenchmarkInternal(
+            new PeerBench<Peer>(op, c.dataset, c.size, peer));
 }
 
 #if HAVE_CURL
@@ -232,9 +230,10 @@ struct GlibEscape {
     static constexpr const char *kName = "glib";
     static constexpr bool kWritesDst = false;
     static constexpr bool kCString = false;
+    const char *allowed; // reserved_chars_allowed: kept as they are
     size_t run(const char *src, size_t len, char *dst, bool check) const
     {
-        char *e = g_uri_escape_bytes(reinterpret_cast<const guint8 *>(src), len, nullptr);
+        char *e = g_uri_escape_bytes(reinterpret_cast<const guint8 *>(src), len, allowed);
         if (e == nullptr)
             return SIZE_MAX;
         size_t n = 0;
@@ -274,20 +273,21 @@ void register_peer_benchmarks()
 #if HAVE_CURL
     peers += std::string(peers.empty() ? "" : ", ") + "curl " +
              curl_version_info(CURLVERSION_NOW)->version;
-    add_peer("encode-rfc3986", Kind::Raw, CurlEscape{});
-    add_peer("decode", Kind::Encoded, CurlUnescape{});
+    add_peer("encode-rfc3986", CurlEscape{});
+    add_peer("decode", CurlUnescape{});
 #endif
 #if HAVE_URIPARSER
     peers += std::string(peers.empty() ? "" : ", ") + "uriparser " URI_VER_ANSI;
-    add_peer("encode-rfc3986", Kind::Raw, UriparserEscape{});
-    add_peer("decode", Kind::Encoded, UriparserUnescape{URI_FALSE});
-    add_peer("decode-plus", Kind::Encoded, UriparserUnescape{URI_TRUE});
+    add_peer("encode-rfc3986", UriparserEscape{});
+    add_peer("decode", UriparserUnescape{URI_FALSE});
+    add_peer("decode-plus", UriparserUnescape{URI_TRUE});
 #endif
 #if HAVE_GLIB
     peers += std::string(peers.empty() ? "" : ", ") + "glib " + std::to_string(glib_major_version) +
              "." + std::to_string(glib_minor_version) + "." + std::to_string(glib_micro_version);
-    add_peer("encode-rfc3986", Kind::Raw, GlibEscape{});
-    add_peer("decode", Kind::Encoded, GlibUnescape{});
+    add_peer("encode-rfc3986", GlibEscape{nullptr});
+    add_peer("encode-component", GlibEscape{"!'()*"});
+    add_peer("decode", GlibUnescape{});
 #endif
     benchmark::AddCustomContext("peers", peers.empty() ? "none" : peers);
 }

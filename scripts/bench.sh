@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # scripts/bench.sh - build a release with the benchmark suite, run it pinned to
-# one core, and write docs/bench/table.md (also printed) and
+# one core, and write docs/bench/table.md (every row), docs/bench/summary.md
+# (one row per workload with its target, for the README; also printed) and
 # docs/bench/throughput.png.
 #
 #   bash scripts/bench.sh [--quick] [--no-install] [--repetitions N]
 #                         [--min-time SECONDS] [--filter REGEX] [--cpu N]
 #
-#   --quick        3 repetitions of 0.005 s per row (about 1 minute on a quiet
-#                  2-core machine, build included): checks the pipeline; rough numbers
-#   (default)      7 repetitions of 0.03 s per row (about 8 minutes of CPU time;
-#                  longer in wall time when other work shares the machine)
+#   --quick        3 repetitions of 0.02 s per row (about 2 minutes, build
+#                  included): checks the pipeline; rough numbers
+#   (default)      9 repetitions of 0.05 s per row (about 8 minutes on a quiet
+#                  machine; longer in wall time when other work shares it)
 #   --repetitions, --min-time   override the mode's values
 #   --filter RE    only the rows matching RE (google-benchmark --benchmark_filter);
 #                  the table then covers only those rows
 #   --cpu N        the core to pin the benchmark to (default 1, else 0)
+#   --before FILE  the results.json of an earlier run (e.g. of the code before
+#                  a kernel change, copied out of build/bench): the summary
+#                  then checks the avx2 gain targets against it
 #   --no-install   never install packages (as root, missing Debian packages are
 #                  otherwise installed with apt-get)
 #
@@ -35,6 +39,7 @@ reps=
 min_time=
 filter=
 cpu=
+before=
 while (($#)); do
     case $1 in
     --quick) quick=1 ;;
@@ -43,6 +48,7 @@ while (($#)); do
     --min-time) min_time=${2:?--min-time needs seconds}; shift ;;
     --filter) filter=${2:?--filter needs a regex}; shift ;;
     --cpu) cpu=${2:?--cpu needs a core number}; shift ;;
+    --before) before=${2:?--before needs a results.json}; shift ;;
     -h | --help)
         sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"
         exit 0
@@ -56,10 +62,10 @@ while (($#)); do
 done
 if ((quick)); then
     mode=quick
-    : "${reps:=3}" "${min_time:=0.005}"
+    : "${reps:=3}" "${min_time:=0.02}"
 else
     mode=full
-    : "${reps:=7}" "${min_time:=0.03}"
+    : "${reps:=9}" "${min_time:=0.05}"
 fi
 
 BUILD=build/bench
@@ -144,14 +150,19 @@ args=(
 echo "bench.sh: $mode mode: $reps repetitions x ${min_time}s per row, $pinned"
 echo "bench.sh: rows run interleaved at random (fairer against drift), so results print" \
     "only once every row has all its repetitions; full log: $BUILD/console.txt"
-# Rows are interleaved at random (fairer against drift); show medians and skips.
+# Rows are interleaved at random (fairer against drift); show medians and
+# errors, but not the rows of implementations not here (once per repetition;
+# the table lists them).
 set +e
 env -u PCT_IMPL "${pin[@]}" "$BUILD/bench/bench_pct" "${args[@]}" 2>&1 |
     tee "$BUILD/console.txt" | grep --line-buffered -E '_median |ERROR OCCURRED|WRONG' |
-    sed -u 's/ \{2,\}/  /g'
+    grep --line-buffered -v ': not available: ' | sed -u 's/ \{2,\}/  /g'
 rc=${PIPESTATUS[0]}
 set -e
-if ((rc != 0)); then
+# Exit status 1 with WRONG OUTPUT rows: write the report (they are marked in
+# it), then fail. Anything else is a crash or a usage error: fail now.
+wrong=$(grep -c 'WRONG OUTPUT' "$BUILD/console.txt" || true)
+if ((rc != 0)) && ! ((rc == 1 && wrong > 0)); then
     echo "bench.sh: bench_pct failed (exit status $rc); see $BUILD/console.txt" >&2
     exit 1
 fi
@@ -162,11 +173,13 @@ check_load 1.5 "at the end of the run"
 # Report
 # ---------------------------------------------------------------------------
 mkdir -p "$OUT"
+report_args=()
+[[ -z $before ]] || report_args+=(--before "$before")
 python3 bench/report.py "$BUILD/results.json" --build-dir "$BUILD" \
-    --markdown "$OUT/table.md" --plot-data "$BUILD/plot.dat" \
-    --mode "$mode" --repetitions "$reps" --pinned "$pinned"
+    --markdown "$OUT/table.md" --summary "$OUT/summary.md" --plot-data "$BUILD/plot.dat" \
+    --mode "$mode" --repetitions "$reps" --pinned "$pinned" "${report_args[@]}"
 echo
-cat "$OUT/table.md"
+cat "$OUT/summary.md"
 echo
 
 if command -v gnuplot >/dev/null 2>&1; then
@@ -175,14 +188,24 @@ if command -v gnuplot >/dev/null 2>&1; then
     cc_name=$(sed -n 's/^C compiler for the host machine: [^(]*(\([^"]*\) ".*/\1/p' \
         "$BUILD/meson-logs/meson-log.txt" | tail -n1)
     subtitle="${cpu_name:-$(uname -m)}, ${cc_name}, $(date -u +%Y-%m-%d), $mode mode"
+    # A series with no data (an implementation not built) only warns: keep
+    # gnuplot's messages in a log, shown when it fails.
     if gnuplot -e "datafile='$BUILD/plot.dat'; outfile='$OUT/throughput.png'; subtitle='${subtitle//\'/}'" \
-        scripts/plot.gp; then
-        echo "bench.sh: wrote $OUT/table.md and $OUT/throughput.png"
+        scripts/plot.gp 2>"$BUILD/gnuplot.log"; then
+        echo "bench.sh: wrote $OUT/summary.md, $OUT/table.md and $OUT/throughput.png"
     else
-        echo "bench.sh: wrote $OUT/table.md; gnuplot failed (rows filtered out?): no new plot"
+        cat "$BUILD/gnuplot.log" >&2
+        echo "bench.sh: wrote $OUT/summary.md and $OUT/table.md; gnuplot failed" \
+            "(rows filtered out?): no new plot"
     fi
 else
-    echo "bench.sh: wrote $OUT/table.md (no gnuplot: no plot; apt-get install gnuplot-nox)"
+    echo "bench.sh: wrote $OUT/summary.md and $OUT/table.md (no gnuplot: no plot;" \
+        "apt-get install gnuplot-nox)"
 fi
 end_ms=$(pct_now_ms)
 echo "bench.sh: build $(pct_fmt_ms $((build_ms - start_ms))), run $(pct_fmt_ms $((run_ms - build_ms))), report $(pct_fmt_ms $((end_ms - run_ms))), total $(pct_fmt_ms $((end_ms - start_ms)))"
+if ((rc != 0)); then
+    echo "bench.sh: FAILED: some implementation's output differs from the scalar" \
+        "implementation (rows marked WRONG in $OUT/table.md; details in $BUILD/console.txt)" >&2
+    exit 1
+fi
