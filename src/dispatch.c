@@ -13,6 +13,7 @@
 
 #include "cpu.h"
 #include "impl.h"
+#include "pct_impls.h"
 
 static const pct_impl scalar_impl = {
     "scalar",
@@ -24,27 +25,29 @@ static const pct_impl scalar_impl = {
     pct_scalar_validate,
 };
 
+/* PCT_IMPLEMENTATIONS lists the SIMD implementations built, best first
+ * (generated from the list in src/meson.build). */
+#define PCT_IMPL(name) extern const pct_impl pct_##name##_impl;
+PCT_IMPLEMENTATIONS
+#ifdef PCT_WITH_TEST_IMPLEMENTATIONS
+PCT_TEST_IMPLEMENTATIONS
+#endif
+#undef PCT_IMPL
+
+/* The macros expand to table entries, which clang-format cannot see. */
+/* clang-format off */
 const pct_impl *const pct_impl_table[] = {
-#if PCT_HAVE_AVX512
-    &pct_avx512_impl,
-#endif
-#if PCT_HAVE_AVX2
-    &pct_avx2_impl,
-#endif
-#if PCT_HAVE_SSE42
-    &pct_sse42_impl,
-#endif
-#if PCT_HAVE_NEON
-    &pct_neon_impl,
-#endif
+#define PCT_IMPL(name) &pct_##name##_impl,
+    PCT_IMPLEMENTATIONS
     &scalar_impl,
-#if PCT_HAVE_NEON_SIMDE
-    /* NEON logic through SIMDe's emulation: tested everywhere, never chosen
-     * as the best (it comes after scalar). */
-    &pct_neon_simde_impl,
+#ifdef PCT_WITH_TEST_IMPLEMENTATIONS
+    /* Built for the tests only and never chosen as the best (after scalar). */
+    PCT_TEST_IMPLEMENTATIONS
 #endif
+#undef PCT_IMPL
     NULL,
 };
+/* clang-format on */
 
 static _Atomic(const pct_impl *) active;
 

@@ -71,12 +71,8 @@ pct_encode_fn pct_scalar_encode;
 pct_decode_fn pct_scalar_decode;
 pct_validate_fn pct_scalar_validate;
 
-/* The SIMD implementations, each defined in src/<isa>/impl.c. */
-extern const pct_impl pct_sse42_impl;
-extern const pct_impl pct_avx2_impl;
-extern const pct_impl pct_avx512_impl;
-extern const pct_impl pct_neon_impl;       /* native, on aarch64 */
-extern const pct_impl pct_neon_simde_impl; /* the same source through SIMDe, elsewhere */
+/* The SIMD implementations are pct_<isa>_impl, each defined in
+ * src/<isa>/impl.c; dispatch.c declares those that src/meson.build built. */
 
 /* The implementation in use (chosen on first call; thread-safe). */
 const pct_impl *pct_active_impl(void);
