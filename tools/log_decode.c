@@ -144,21 +144,22 @@ static void put_decoded_runs(struct worker *w, const char *src, size_t n, const 
         }
         if (bs == NULL)
             break;
-        size_t lit = 1;
-        if (bs + 1 < e)
-            lit = (bs[1] == 'x' && bs + 3 < e && is_hex((unsigned char)bs[2]) &&
-                   is_hex((unsigned char)bs[3]))
-                      ? 4
-                      : 2;
-        /* \" \\ \xHH are copied; after a stray '\', the byte is escaped
-         * as needed (it may be a control byte). */
-        if (lit == 4 || (lit == 2 && (bs[1] == '"' || bs[1] == '\\'))) {
+        /* \" \\ \xHH are Apache's escapes: copied as written. A stray '\'
+         * is a byte of the text like any other: escaped (as \\), and what
+         * follows it is decoded and UTF-8-checked with the next run. */
+        size_t lit = 0;
+        if (e - bs >= 2 && (bs[1] == '"' || bs[1] == '\\'))
+            lit = 2;
+        else if (e - bs >= 4 && bs[1] == 'x' && is_hex((unsigned char)bs[2]) &&
+                 is_hex((unsigned char)bs[3]))
+            lit = 4;
+        if (lit > 0) {
             put_raw(w, bs, lit);
+            src = bs + lit;
         } else {
-            put_raw(w, bs, 1);
-            put_escaped(w, bs + 1, lit - 1, json);
+            put_escaped(w, bs, 1, json);
+            src = bs + 1;
         }
-        src = bs + lit;
     }
 }
 

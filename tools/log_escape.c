@@ -9,25 +9,20 @@ static const char hex_digits[] = "0123456789abcdef";
 
 void log_escape_init(struct log_escape *e, int bytes)
 {
-    for (int c = 0; c < 256; c++) {
-        int ctl = c < 0x20 || c == 0x7F;
-        e->line[c] = e->json[c] = (unsigned char)(ctl || c == '"' || c == '\\');
-    }
-    /* U+0080-U+009F (C2 80-C2 9F) are C1 controls: 8-bit CSI and friends. */
-    if (!bytes)
-        e->line[0xC2] = e->json[0xC2] = 1;
-    memcpy(e->spaced, e->line, sizeof e->spaced);
-    e->spaced[' '] = 1;
     e->bytes = bytes;
-    /* The same classes as line[] (json[] is equal) and spaced[]. */
-    log_scan_init(&e->scan, 0x20, 0, bytes ? "\"\\\x7f" : "\"\\\x7f\xc2");
-    log_scan_init(&e->scan_spaced, 0x20, 0, bytes ? "\"\\\x7f " : "\"\\\x7f\xc2 ");
+    /* Controls and DEL always; U+0080-U+009F (C2 80-C2 9F) are C1 controls
+     * (8-bit CSI and friends) unless --bytes keeps bytes as they are. */
+    log_scan_init(&e->scan[ESC_LINE], 0x20, 0, bytes ? "\"\\\x7f" : "\"\\\x7f\xc2");
+    log_scan_init(&e->scan[ESC_SPACED], 0x20, 0, bytes ? "\"\\\x7f " : "\"\\\x7f\xc2 ");
+    e->scan[ESC_JSON] = e->scan[ESC_LINE];
+    log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, bytes ? "\x7f" : "\x7f\xc2");
 }
 
-char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n, int json,
-                 int spaced)
+char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
+                 enum log_escape_mode mode)
 {
-    const struct log_scan *scan = spaced && !json ? &e->scan_spaced : &e->scan;
+    const struct log_scan *scan = &e->scan[mode];
+    int json = mode == ESC_JSON;
     size_t i = 0;
     while (i < n) {
         size_t j = log_scan_find(scan, src, i, n);
@@ -55,6 +50,10 @@ char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
             } else {
                 *o++ = (char)c;
             }
+            continue;
+        }
+        if (c == '\t' && mode == ESC_CONTROLS) { /* a field separator in some logs */
+            *o++ = (char)c;
             continue;
         }
         *o++ = '\\';

@@ -8,21 +8,25 @@
 
 #include "log_scan.h"
 
-/* 1 where a byte needs an escape. */
+/* What is escaped. */
+enum log_escape_mode {
+    ESC_LINE,     /* decoded text, line output: controls, '"', '\\' */
+    ESC_SPACED,   /* the same plus ' ' (whitespace-separated formats) */
+    ESC_JSON,     /* inside a JSON string */
+    ESC_CONTROLS, /* text that is not decoded: only controls (a tab stays) */
+    ESC_MODES
+};
+
 struct log_escape {
-    unsigned char line[256];           /* line output: controls, '"', '\\' */
-    unsigned char json[256];           /* inside a JSON string */
-    unsigned char spaced[256];         /* line plus ' ' (whitespace-separated formats) */
-    int bytes;                         /* --bytes: 0xC2 0x80-0x9F is not a C1 control */
-    struct log_scan scan, scan_spaced; /* line[] and spaced[], to scan fast */
+    int bytes;                      /* --bytes: 0xC2 0x80-0x9F is not a C1 control */
+    struct log_scan scan[ESC_MODES]; /* the bytes that may need an escape */
 };
 
 void log_escape_init(struct log_escape *e, int bytes);
 
-/* Writes src escaped at o for line output (json == 0; spaced: ' ' too) or
- * inside a JSON string, and returns the end of what it wrote. o needs room
+/* Writes src escaped at o and returns the end of what it wrote. o needs room
  * for 6 bytes per input byte. */
-char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n, int json,
-                 int spaced);
+char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
+                 enum log_escape_mode mode);
 
 #endif

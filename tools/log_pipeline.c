@@ -1,26 +1,27 @@
 /* log_pipeline.c - reading inputs and running the decoding in parallel.
  *
- * The input (mmap'd file, or large read(2)s for pipes) is cut at line
- * boundaries into chunks; worker threads decode chunks into per-chunk output
- * buffers; the main thread hands out chunks and writes finished ones in input
- * order. Memory is bounded by the number of chunks in flight. Progress is
- * shown as chunks are written.
+ * Each input is read (read(2), into the slots' reused buffers) and cut at
+ * line boundaries into chunks; worker threads decode chunks into per-chunk
+ * output buffers; the main thread hands out chunks and writes finished ones
+ * in input order. Memory is bounded by the number of chunks in flight and
+ * --max-line: a longer line is never held whole but streamed through. Every
+ * byte is looked at a bounded number of times, whatever the line lengths.
+ * Progress is shown as chunks are written.
+ *
+ * Slot states are read and written under the lock only; which slots are in
+ * flight is known from the counters, which only the main thread touches.
  */
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE /* madvise (glibc); guarded below */
+#define _GNU_SOURCE /* memrchr */
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "log_input.h"
 #include "log_pipeline.h"
 
 static void format_bytes(char *text, size_t size, double bytes)
@@ -93,16 +94,6 @@ static void write_slot(struct pipeline *pl, struct slot *s)
 {
     write_all(STDOUT_FILENO, s->job.out.data, s->job.out.len);
     add_stats(&pl->run.total, &s->job.st);
-    if (s->unmap != NULL) {
-        /* Drop the pages from our address space: RSS stays bounded. */
-        uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-        uintptr_t a = ((uintptr_t)s->unmap) & ~(page - 1);
-        uintptr_t b = ((uintptr_t)s->unmap + s->unmap_len) & ~(page - 1);
-#ifdef MADV_DONTNEED
-        if (b > a)
-            madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
-#endif
-    }
     if (pl->run.show_progress)
         show_progress(pl, 0);
 }
@@ -117,10 +108,12 @@ static int write_oldest(struct pipeline *pl)
         pthread_mutex_lock(&pl->lock);
         while (s->state != SLOT_DONE)
             pthread_cond_wait(&pl->done, &pl->lock);
+        s->state = SLOT_FREE;
         pthread_mutex_unlock(&pl->lock);
+    } else {
+        s->state = SLOT_FREE;
     }
     write_slot(pl, s);
-    s->state = SLOT_FREE;
     pl->next_write++;
     return 1;
 }
@@ -128,10 +121,9 @@ static int write_oldest(struct pipeline *pl)
 /* A free slot for the next chunk (writing finished ones to make room). */
 static struct slot *acquire_slot(struct pipeline *pl)
 {
-    struct slot *s = &pl->slots[pl->next_fill % pl->nslots];
-    while (s->state != SLOT_FREE)
+    while (pl->next_fill - pl->next_write >= pl->nslots)
         write_oldest(pl);
-    return s;
+    return &pl->slots[pl->next_fill % pl->nslots];
 }
 
 static void submit_slot(struct pipeline *pl, struct slot *s)
@@ -197,8 +189,15 @@ void pipeline_stop(struct pipeline *pl)
         free(pl->slots[i].own.data);
     }
     free(pl->slots);
+    free(pl->carry.data);
+    free(pl->long_out.data);
     free(pl->inline_worker.scratch.data);
 }
+
+/* The least room a read is given: big reads, few system calls. */
+#define READ_MIN ((size_t)64 << 10)
+/* A long line goes out in pieces of this size. */
+#define LONG_PIECE ((size_t)256 << 10)
 
 static void dispatch(struct pipeline *pl, struct input_format *is, struct slot *s, const char *p,
                      size_t n)
@@ -209,120 +208,159 @@ static void dispatch(struct pipeline *pl, struct input_format *is, struct slot *
     submit_slot(pl, s);
 }
 
-static void process_mapped(struct pipeline *pl, const char *data, size_t size,
-                           struct input_format *is)
+/* How many bytes at the end of p[0..n) begin a UTF-8 sequence that may go
+ * on past n: they wait for the next piece, so that a character is never cut
+ * (JSON text is repaired, and C1 controls escaped, a whole sequence at a
+ * time). */
+static size_t utf8_unfinished_tail(const char *p, size_t n)
 {
-    size_t pos = 0;
-    while (pos < size) {
-        size_t end = pos + pl->ctx->cfg.chunk;
-        if (end >= size) {
-            end = size;
-        } else {
-            const char *nl = memchr(data + end, '\n', size - end);
-            end = nl != NULL ? (size_t)(nl - data) + 1 : size;
+    for (size_t k = 1; k <= 3 && k <= n; k++) {
+        unsigned char c = (unsigned char)p[n - k];
+        if (c < 0x80)
+            return 0;
+        if (c >= 0xC0) {
+            size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            return need > k ? k : 0;
         }
-        struct slot *s = acquire_slot(pl);
-        s->unmap = data + pos;
-        s->unmap_len = end - pos;
-        dispatch(pl, is, s, data + pos, end - pos);
-        pos = end;
+    }
+    return 0;
+}
+
+/* Writes text of a long line as an unparsed line is written. */
+static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p, size_t n)
+{
+    const struct log_config *cfg = &pl->ctx->cfg;
+    if (cfg->raw && !cfg->json) {
+        write_all(STDOUT_FILENO, p, n);
+        return;
+    }
+    struct buf *o = &pl->long_out;
+    o->len = 0;
+    buf_reserve(o, 6 * n + 16);
+    w->out = o;
+    if (cfg->json && has_high_bytes(p, n)) {
+        size_t len = repair_utf8(w, p, n);
+        put_mode(w, w->scratch.data, len, ESC_JSON);
+    } else {
+        put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
+    }
+    write_all(STDOUT_FILENO, o->data, o->len);
+}
+
+/* pl->carry holds the start of a line longer than --max-line (no newline in
+ * it). Writes everything before it, then the line itself piece by piece as
+ * it is read, written as an unparsed line (not decoded), and leaves in
+ * pl->carry what follows its newline. Returns 1 at the end of the input. */
+static int stream_long_line(struct pipeline *pl, struct log_input *in)
+{
+    const struct log_config *cfg = &pl->ctx->cfg;
+    struct worker *w = &pl->inline_worker;
+    struct buf *c = &pl->carry;
+    drain(pl);
+    uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
+                   (unsigned long long)number, cfg->max_line);
+    pl->run.total.lines++;
+    pl->run.total.long_lines++;
+    pl->run.total.unparsed++;
+    if (cfg->json)
+        write_all(STDOUT_FILENO, "{\"unparsed\":\"", 13);
+    int eof = 0;
+    for (;;) {
+        char *nl = memchr(c->data, '\n', c->len);
+        size_t end = nl != NULL ? (size_t)(nl - c->data) : c->len;
+        size_t text = end;
+        if (nl != NULL && text > 0 && c->data[text - 1] == '\r')
+            text--; /* CRLF: the CR is part of the terminator */
+        size_t keep = nl != NULL || eof ? 0 : utf8_unfinished_tail(c->data, text);
+        put_long_piece(pl, w, c->data, text - keep);
+        pl->run.total.bytes += text - keep;
+        if (nl != NULL || eof) {
+            if (cfg->json)
+                write_all(STDOUT_FILENO, "\"}", 2);
+            write_all(STDOUT_FILENO, c->data + text, end - text);
+            write_all(STDOUT_FILENO, "\n", 1);
+            size_t rest = nl != NULL ? c->len - end - 1 : 0;
+            pl->run.total.bytes += end - text + (nl != NULL);
+            memmove(c->data, c->data + c->len - rest, rest);
+            c->len = rest;
+            return eof;
+        }
+        memmove(c->data, c->data + text - keep, keep);
+        c->len = keep;
+        buf_reserve(c, LONG_PIECE);
+        size_t got = log_input_read(in, c->data + c->len, LONG_PIECE);
+        c->len += got;
+        eof = got == 0;
     }
 }
 
-/* 1 if fd has data (or EOF) right now. */
-static int readable_now(int fd)
+/* Reads one input in chunks of whole lines (at least --chunk-size bytes,
+ * unless a live input has nothing more to give now) and hands them out. */
+static void process_input(struct pipeline *pl, struct log_input *in)
 {
-    struct pollfd p = {fd, POLLIN, 0};
-    return poll(&p, 1, 0) > 0;
-}
-
-static int process_stream(struct pipeline *pl, int fd, struct input_format *is)
-{
-    struct buf carry = {NULL, 0, 0};
+    const struct log_config *cfg = &pl->ctx->cfg;
+    struct input_format is;
+    memset(&is, 0, sizeof is);
+    is.fmt = cfg->format;
+    struct buf *carry = &pl->carry; /* a partial line, no newline in it */
+    carry->len = 0;
+    pl->file_first_line = pl->run.total.lines;
     int eof = 0;
-    while (!eof) {
+    while (!eof || carry->len > 0) {
         struct slot *s = acquire_slot(pl);
-        s->unmap = NULL;
         struct buf *b = &s->own;
         b->len = 0;
-        buf_reserve(b, pl->ctx->cfg.chunk + carry.len);
-        if (carry.len > 0) /* carry.data is NULL before the first carry */
-            memcpy(b->data, carry.data, carry.len);
-        b->len = carry.len;
-        carry.len = 0;
+        buf_reserve(b, cfg->chunk + carry->len + READ_MIN);
+        if (carry->len > 0) /* carry->data is NULL before the first carry */
+            memcpy(b->data, carry->data, carry->len);
+        b->len = carry->len;
+        carry->len = 0;
+        size_t line_start = 0; /* after the last newline in b */
+        int long_line = 0;
         for (;;) {
-            if (b->len >= pl->ctx->cfg.chunk && memchr(b->data, '\n', b->len) != NULL)
-                break;
-            if (b->len > 0 && !readable_now(fd) && memchr(b->data, '\n', b->len) != NULL)
-                break;
-            if (!readable_now(fd))
-                drain(pl); /* nothing to read yet: show what is done */
-            buf_reserve(b, pl->ctx->cfg.chunk / 2 < 65536 ? 65536 : pl->ctx->cfg.chunk / 2);
-            ssize_t got = read(fd, b->data + b->len, b->cap - b->len);
-            if (got < 0) {
-                if (errno == EINTR)
-                    continue;
-                fprintf(stderr, "pct logs: read error: %s\n", strerror(errno));
-                pl->run.failed = 1;
-                eof = 1;
+            if (b->len - line_start > cfg->max_line) {
+                long_line = 1;
                 break;
             }
+            if (line_start > 0 && (b->len >= cfg->chunk || (in->live && !log_input_ready(in))))
+                break;
+            if (eof)
+                break;
+            if (in->live && !log_input_ready(in))
+                drain(pl); /* nothing to read yet: show what is done */
+            buf_reserve(b, READ_MIN);
+            size_t got = log_input_read(in, b->data + b->len, b->cap - b->len);
             if (got == 0) {
                 eof = 1;
-                break;
+                continue;
             }
-            b->len += (size_t)got;
+            /* Only the new bytes are searched: linear time. */
+            const char *nl = memrchr(b->data + b->len, '\n', got);
+            b->len += got;
+            if (nl != NULL)
+                line_start = (size_t)(nl - b->data) + 1;
         }
-        size_t cut = b->len;
-        if (!eof) {
-            size_t i = b->len;
-            while (i > 0 && b->data[i - 1] != '\n')
-                i--;
-            cut = i;
-            buf_reserve(&carry, b->len - cut);
-            memcpy(carry.data, b->data + cut, b->len - cut);
-            carry.len = b->len - cut;
-        }
-        if (cut == 0)
-            continue; /* slot stays free */
-        dispatch(pl, is, s, b->data, cut);
+        size_t cut = eof && !long_line ? b->len : line_start;
+        buf_reserve(carry, b->len - cut);
+        memcpy(carry->data, b->data + cut, b->len - cut);
+        carry->len = b->len - cut;
+        if (cut > 0)
+            dispatch(pl, &is, s, b->data, cut); /* else the slot stays free */
+        if (long_line)
+            eof = stream_long_line(pl, in) || eof;
     }
-    free(carry.data);
-    return 0;
 }
 
 void pipeline_input(struct pipeline *pl, const char *name)
 {
-    int fd = STDIN_FILENO;
-    int is_stdin = strcmp(name, "-") == 0;
-    if (!is_stdin) {
-        fd = open(name, O_RDONLY);
-        if (fd < 0) {
-            fprintf(stderr, "pct logs: %s: %s\n", name, strerror(errno));
-            pl->run.failed = 1;
-            return;
-        }
+    struct log_input in;
+    if (log_input_open(&in, name) != 0) {
+        pl->run.failed = 1;
+        return;
     }
-    struct input_format is;
-    memset(&is, 0, sizeof is);
-    is.fmt = pl->ctx->cfg.format;
-    struct stat st;
-    int mapped = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-        void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map != MAP_FAILED) {
-            mapped = 1;
-#ifdef MADV_SEQUENTIAL
-            madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-#endif
-            process_mapped(pl, map, (size_t)st.st_size, &is);
-            drain(pl);
-            munmap(map, (size_t)st.st_size);
-        }
-    }
-    if (!mapped)
-        process_stream(pl, fd, &is);
+    process_input(pl, &in);
     drain(pl);
-    if (!is_stdin)
-        close(fd);
+    if (log_input_close(&in) != 0)
+        pl->run.failed = 1;
 }
