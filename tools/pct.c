@@ -24,8 +24,9 @@
 #include <io.h>
 #endif
 
-#include "pct.h"
+#include "cli_io.h"
 #include "logs.h"
+#include "pct.h"
 
 enum {
     EXIT_ALL_OK = 0,
@@ -799,6 +800,9 @@ static void process_whole(struct run *run, int in)
 
 static void process_input(struct run *run, const struct invocation *inv)
 {
+    struct stat in;
+    if (inv->string_count == 0 && fstat(STDIN_FILENO, &in) == 0 && cli_is_output_file(&in))
+        die("standard input: input file is output file");
 #ifdef _WIN32
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
