@@ -18,7 +18,7 @@ enum log_escape_mode {
 };
 
 struct log_escape {
-    int bytes;                      /* --bytes: 0xC2 0x80-0x9F is not a C1 control */
+    int bytes;                       /* --bytes: 0xC2 0x80-0x9F is not a C1 control */
     struct log_scan scan[ESC_MODES]; /* the bytes that may need an escape */
 };
 

@@ -103,7 +103,10 @@ static int detect_type(struct log_input *in)
         return log_decompress_start(in, LOG_GZIP);
     if (starts_with(h, "\x28\xb5\x2f\xfd", 4))
         return log_decompress_start(in, LOG_ZSTD);
-    if (starts_with(h, "\xfd" "7zXZ\0", 6))
+    if (starts_with(h,
+                    "\xfd"
+                    "7zXZ\0",
+                    6))
         what = "xz";
     else if (starts_with(h, "BZh", 3))
         what = "bzip2";

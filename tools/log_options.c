@@ -93,8 +93,7 @@ static void format_size(char *text, size_t size, size_t v)
 
 /* A number with an optional k/M/G suffix (powers of 1024) within min..max,
  * parsed without overflow; else a usage error naming the option. */
-static size_t parse_size(const char *option, const char *text, size_t min, size_t max,
-                         int suffixes)
+static size_t parse_size(const char *option, const char *text, size_t min, size_t max, int suffixes)
 {
     unsigned long long v = 0;
     const char *p = text;
@@ -163,9 +162,8 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             logs_usage("unknown option", a);
         memcpy(name, a, nl);
         name[nl] = '\0';
-        static const char *const valued[] = {"--format",  "--field",      "--query",
-                                             "--threads", "--chunk-size", "--max-line",
-                                             "--impl"};
+        static const char *const valued[] = {"--format",     "--field",    "--query", "--threads",
+                                             "--chunk-size", "--max-line", "--impl"};
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= strcmp(name, valued[k]) == 0;

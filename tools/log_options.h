@@ -32,7 +32,7 @@ struct log_config {
     int bytes;
     int percent_u;
     int stats;
-    int raw;       /* --raw: undecoded text is written as it is */
+    int raw;      /* --raw: undecoded text is written as it is */
     int progress; /* -1: auto */
     long threads; /* 0: all cores */
     size_t chunk;

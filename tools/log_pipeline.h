@@ -44,9 +44,9 @@ struct pipeline {
     int nworkers;
     pthread_t *threads;
     struct worker inline_worker;
-    struct buf carry;          /* a partial line between two chunks */
-    struct buf long_out;       /* a piece of a long line, escaped */
-    uint64_t file_first_line;  /* lines before the current input */
+    struct buf carry;         /* a partial line between two chunks */
+    struct buf long_out;      /* a piece of a long line, escaped */
+    uint64_t file_first_line; /* lines before the current input */
 };
 
 /* Starts nworkers threads (0: decode on the calling thread). */
