@@ -18,6 +18,7 @@ struct log_ctx {
     pct_set keep_path;  /* '/' unless --decode-slash */
     pct_set keep_query; /* line output: '&' '=' '#' stay encoded */
     pct_set keep_all;   /* JSON: only repair UTF-8 */
+    pct_set keep_none;  /* --stats: validation with nothing required encoded */
     struct log_escape esc;
     struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
 };
