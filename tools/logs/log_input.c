@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli_io.h"
+#include "cli.h"
 #include "log_decompress.h"
 #include "log_input.h"
 

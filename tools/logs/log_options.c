@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "log_options.h"
 #include "log_util.h"
 #include "pct.h"
@@ -76,7 +77,7 @@ static _Noreturn void logs_usage(const char *message, const char *arg)
 {
     fprintf(stderr, "pct logs: %s%s%s\nTry 'pct logs --help'.\n", message, arg ? " " : "",
             arg ? arg : "");
-    exit(LOG_EXIT_TROUBLE);
+    exit(CLI_EXIT_TROUBLE);
 }
 
 /* 4096 as "4K", 2^30 as "1G": sizes as the options take them. */
@@ -207,8 +208,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         } else if (strcmp(name, "--max-line") == 0) {
             cfg->max_line = parse_size("--max-line", value, (size_t)4 << 10, (size_t)1 << 30, 1);
         } else if (strcmp(name, "--impl") == 0) {
-            if (pct_use_implementation(value) != 0)
-                logs_usage("unknown or unavailable implementation:", value);
+            cli_use_implementation("pct logs", value);
         } else if (strcmp(name, "--decode-slash") == 0) {
             cfg->decode_slash = 1;
         } else if (strcmp(name, "--referer") == 0) {
@@ -238,7 +238,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         print_logs_help();
         if (fflush(stdout) != 0)
             fatal("write error", strerror(errno));
-        return LOG_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (cfg->json && cfg->bytes)
         logs_usage("--bytes cannot be combined with --json (JSON text is UTF-8)", NULL);
