@@ -329,7 +329,8 @@ def test_usage():
                           (["--chunk-size", "17179869184k"], b"--chunk-size must be 1..1G"),
                           (["--chunk-size", "2G"], b"--chunk-size must be 1..1G"),
                           (["--chunk-size", "1x"], b"--chunk-size must be 1..1G"),
-                          (["--max-line", "100"], b"--max-line must be 4K..1G"),
+                          (["--max-line", "100"], b"--max-line must be 4K..256M"),
+                          (["--max-line", "1G"], b"--max-line must be 4K..256M"),
                           (["--field", "65"], b"--field must be 1..64")]:
         result = run(args)
         check("usage %s (exit 2)" % args, result.returncode == 2, "exit %d" % result.returncode)

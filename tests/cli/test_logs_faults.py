@@ -17,6 +17,7 @@ import os
 import random
 import re
 import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -130,6 +131,20 @@ def test_changes():
 def test_inputs():
     data = log_lines(50, 4)
     want = expected(data)
+    # A live pipe (`tail -f log | pct logs`): a line is written while the
+    # writer still holds the pipe open, the first one too. (The timeout only
+    # keeps a hang from blocking the suite.)
+    for first in [data[:data.index(b"\n") + 1], b"x\n"]:
+        proc = subprocess.Popen(WRAPPER + [PCT, "logs"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        proc.stdin.write(first)
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        got = proc.stdout.readline() if ready else b""
+        proc.stdin.close()
+        proc.communicate(timeout=600)
+        check("live pipe %s (line written before the pipe closes)" % short(first[:10]),
+              got == expected(first), short(got))
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "a.log")
         with open(path, "wb") as f:

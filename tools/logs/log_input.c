@@ -58,6 +58,13 @@ ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n)
     }
 }
 
+/* 1 if a read of fd would not wait. */
+static int fd_ready(int fd)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    return poll(&p, 1, 0) > 0;
+}
+
 /* Fills in->head with the first bytes (fewer at the end of the input; a
  * live input: what has come so far, at least one byte). */
 static void read_head(struct log_input *in)
@@ -71,7 +78,9 @@ static void read_head(struct log_input *in)
             return;
         }
         in->head.len += (size_t)got;
-        if (!in->regular && in->head.len >= 8 && !log_input_ready(in))
+        /* A live input shows its first lines as they come. */
+        if (!in->regular && (in->head.len >= 8 || memchr(in->head.data, '\n', in->head.len)) &&
+            !fd_ready(in->fd))
             return;
     }
 }
@@ -171,10 +180,7 @@ int log_input_open(struct log_input *in, const char *name)
 
 int log_input_ready(const struct log_input *in)
 {
-    if (in->head_pos < in->head.len || in->eof)
-        return 1;
-    struct pollfd p = {in->fd, POLLIN, 0};
-    return poll(&p, 1, 0) > 0;
+    return in->head_pos < in->head.len || in->eof || fd_ready(in->fd);
 }
 
 /* Plain text: what is left of the head, then the file. */

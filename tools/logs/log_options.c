@@ -40,11 +40,11 @@ static void print_logs_help(void)
           "  --stats            print counts, elapsed time and GB/s on stderr at the end\n"
           "  --progress         show a progress bar on stderr (default: when stderr is a\n"
           "                     terminal and the input size is known); --no-progress\n"
-          "  --raw              write text that is not decoded (other fields, unparsed\n"
-          "                     lines) as it is; default: control bytes escaped\n"
+          "  --raw              line output: text that is not decoded (other fields,\n"
+          "                     unparsed lines) as it is; default: controls escaped\n"
           "  --threads N        worker threads, 1..256 (default: all cores; 1: none)\n"
           "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 2M)\n"
-          "  --max-line N       longest line decoded, 4K..1G (default 4M): a longer line\n"
+          "  --max-line N       longest line decoded, 4K..256M (default 4M): a longer line\n"
           "                     is streamed through undecoded (as an unparsed line),\n"
           "                     never held whole, and reported on stderr\n"
           "  --impl NAME        use this libpct implementation\n"
@@ -206,7 +206,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         } else if (strcmp(name, "--chunk-size") == 0) {
             cfg->chunk = parse_size("--chunk-size", value, 1, (size_t)1 << 30, 1);
         } else if (strcmp(name, "--max-line") == 0) {
-            cfg->max_line = parse_size("--max-line", value, (size_t)4 << 10, (size_t)1 << 30, 1);
+            cfg->max_line = parse_size("--max-line", value, (size_t)4 << 10, (size_t)256 << 20, 1);
         } else if (strcmp(name, "--impl") == 0) {
             cli_use_implementation("pct logs", value);
         } else if (strcmp(name, "--decode-slash") == 0) {
