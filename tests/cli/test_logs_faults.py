@@ -142,7 +142,9 @@ def test_inputs():
         ready, _, _ = select.select([proc.stdout], [], [], 120)
         got = proc.stdout.readline() if ready else b""
         proc.stdin.close()
-        proc.communicate(timeout=600)
+        proc.stdout.read()
+        proc.stderr.read()
+        proc.wait(timeout=600)
         check("live pipe %s (line written before the pipe closes)" % short(first[:10]),
               got == expected(first), short(got))
     with tempfile.TemporaryDirectory() as tmp:
