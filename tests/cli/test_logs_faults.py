@@ -25,10 +25,9 @@ import sys
 import tempfile
 import threading
 
-from clitest import WRAPPER, check, short, summary
+from clitest import SKIP, WRAPPER, check, run_groups, short
 
 PCT = None
-SKIP = 77
 
 
 def log_lines(count, seed):
@@ -425,22 +424,10 @@ GROUPS = {"changes": test_changes, "inputs": test_inputs, "outputs": test_output
           "refused": test_refused}
 
 
-def main(argv):
+def set_pct(path):
     global PCT
-    if len(argv) < 2:
-        sys.stderr.write("usage: %s PATH_TO_PCT [GROUP...]\ngroups: %s\n" % (argv[0], " ".join(GROUPS)))
-        return 2
-    PCT = os.path.abspath(argv[1])
-    names = argv[2:] or list(GROUPS)
-    for name in names:
-        if name not in GROUPS:
-            sys.stderr.write("unknown group %r; groups: %s\n" % (name, " ".join(GROUPS)))
-            return 2
-    for name in names:
-        if GROUPS[name]() == SKIP and len(names) == 1:
-            return SKIP
-    return summary()
+    PCT = path
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run_groups(sys.argv, GROUPS, set_pct))
