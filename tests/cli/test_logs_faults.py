@@ -251,7 +251,7 @@ def test_long_line():
     asserted (max RSS), not time."""
     block = b"a%41" * (1 << 18)
     for mode in [[], ["--json"], ["--threads", "2"]]:
-        size = (256 if not mode else 32) << 20 if not WRAPPER else 24 << 20
+        size = (256 if not mode else 32) << 20 if not WRAPPER else (200 if not mode else 24) << 20
         proc = subprocess.Popen(WRAPPER + [PCT, "logs"] + mode, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         t = feed(proc, [b"first\n"] + [block] * (size // len(block)) + [b"\nlast\n"])
@@ -280,11 +280,11 @@ def test_long_line():
         check(label + " (unchanged)", tail.endswith(end) and head.startswith(b'{"unparsed":"first"}\n{"unparsed":"a%41'
                                                                             if "--json" in mode else b"first\na%41"),
               short(head + tail))
+    # Under an emulator its own memory counts too: a looser bound, still
+    # below the size of the longest line.
     rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    if WRAPPER:
-        print("SKIP long line memory bound: the emulator's own memory is counted")
-    else:
-        check("long line memory bounded (max RSS %.0f MiB < 64)" % rss_mib, rss_mib < 64)
+    limit = 64 if not WRAPPER else 160
+    check("long line memory bounded (max RSS %.0f MiB < %d)" % (rss_mib, limit), rss_mib < limit)
 
 
 def test_huge_line():
