@@ -7,6 +7,16 @@
 
 static const char hex_digits[] = "0123456789abcdef";
 
+/* prefix, then c as two lower-case hex digits. */
+static char *put_hex(char *o, const char *prefix, unsigned char c)
+{
+    size_t n = strlen(prefix);
+    memcpy(o, prefix, n);
+    o[n] = hex_digits[c >> 4];
+    o[n + 1] = hex_digits[c & 15];
+    return o + n + 2;
+}
+
 void log_escape_init(struct log_escape *e, int bytes)
 {
     e->bytes = bytes;
@@ -36,17 +46,7 @@ char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
             if (i < n && (unsigned char)src[i] >= 0x80 && (unsigned char)src[i] <= 0x9F &&
                 !e->bytes) {
                 unsigned char d = (unsigned char)src[i++];
-                if (json) {
-                    memcpy(o, "\\u00", 4);
-                    o[4] = hex_digits[d >> 4];
-                    o[5] = hex_digits[d & 15];
-                    o += 6;
-                } else {
-                    memcpy(o, "\\xc2\\x", 6);
-                    o[6] = hex_digits[d >> 4];
-                    o[7] = hex_digits[d & 15];
-                    o += 8;
-                }
+                o = json ? put_hex(o, "\\u00", d) : put_hex(put_hex(o, "\\x", c), "\\x", d);
             } else {
                 *o++ = (char)c;
             }
@@ -72,16 +72,7 @@ char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
             *o++ = 't';
             break;
         default:
-            if (json) {
-                memcpy(o, "u00", 3);
-                o[3] = hex_digits[c >> 4];
-                o[4] = hex_digits[c & 15];
-                o += 5;
-            } else {
-                *o++ = 'x';
-                *o++ = hex_digits[c >> 4];
-                *o++ = hex_digits[c & 15];
-            }
+            o = put_hex(o - 1, json ? "\\u00" : "\\x", c);
         }
     }
     return o;
