@@ -211,6 +211,14 @@ PCT_API pct_result pct_normalize(const char *src, size_t len, char *dst, unsigne
  * ('+' is accepted as an encoded space), PCT_STRICT, PCT_UTF8, PCT_PERCENT_U. */
 PCT_API pct_result pct_validate(const char *src, size_t len, const pct_set *set, unsigned flags);
 
+/* Checks that src[0..len) is well-formed UTF-8 (Unicode Table 3-7: no
+ * overlong form, surrogate, code point above U+10FFFF, truncated sequence or
+ * stray continuation byte), the test PCT_UTF8 makes on decoded output. Nothing
+ * is decoded: '%' is a byte like any other. Returns {PCT_OK, len}, or
+ * {PCT_INVALID_UTF8, offset of the first byte of the first ill-formed
+ * sequence}; PCT_INVALID_ARGUMENT for src == NULL with len > 0. */
+PCT_API pct_result pct_validate_utf8(const char *src, size_t len);
+
 /* Offset of the first byte of src that is in set, or len if none (also when
  * set == NULL). */
 PCT_API size_t pct_find(const char *src, size_t len, const pct_set *set);

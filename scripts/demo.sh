@@ -182,7 +182,7 @@ done
 printf 'pct logs --stats: %d lines, %d.%d MB (%s x %d): %s GB/s (best of 3, %s cores)\n' \
     $((copies * $(wc -l <"$LOG"))) $((want / 1000000)) $((want / 100000 % 10)) "$LOG" "$copies" \
     "${best:-?}" "$(nproc 2>/dev/null || echo '?')"
-echo "(scripts/bench-logs.sh compares with cat, perl and python3 on a 1 GiB log)"
+echo "(scripts/bench-logs.sh compares with cat, two processes and zcat | pct logs)"
 
 if ((unexpected > 0)); then
     echo

@@ -7,6 +7,8 @@ PCT_PACKAGES=(
     meson ninja-build pkg-config gcc g++ clang libclang-rt-14-dev clang-format python3 nodejs
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libsimde-dev libbenchmark-dev
     cmake groff-base bash-completion dpkg-dev debhelper fakeroot
+    # pct logs: compressed input (the CLI only), and the tools its tests make files with
+    libisal-dev zlib1g-dev libzstd-dev gzip zstd xz-utils bzip2
 )
 
 # The release build: one configuration shared by test.sh (gcc step) and demo.sh.

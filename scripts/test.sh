@@ -11,12 +11,17 @@
 #   fuzz    clang libFuzzer targets, ASan+UBSan, each run          build/fuzz
 #           $PCT_FUZZ_SECONDS (default 20) s on a copy of its seed corpus
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
+#   tsan    clang ThreadSanitizer build; the `pct logs` tests that  build/tsan
+#           run many threads on small chunks
+#
+
 #   release what users and packagers get (scripts/test-release.sh): the
 #           install of build/release run from a scratch prefix, man pages,
 #           bash completion, pkg-config, CMake find_package, libpct as a
 #           meson subproject (static and shared), the .debs
 #
-#   --quick       skip the clang, fuzz and arm64 steps and the .deb build
+#   --quick       skip the clang, fuzz, arm64 and tsan steps and the .deb
+#                 build (fast local loop)
 #   --no-install  never install packages (as root, missing Debian packages are
 #                 otherwise installed with apt-get)
 #
@@ -265,6 +270,17 @@ step_arm64() {
         -Dbuildtype=release -Dwerror=true -Dbench=disabled
 }
 
+step_tsan() {
+    banner "tsan: clang ThreadSanitizer, the pct logs thread tests (build/tsan)"
+    local -x CC=clang CXX=clang++
+    # A report fails the run (exit status 66), hence the test that ran it.
+    local -x TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+    local test_args=(--timeout-multiplier 5 cli-logs-threads cli-logs-sample
+        cli-logs-faults-changes cli-logs-faults-compressed cli-logs-faults-outputs)
+    meson_step tsan build/tsan -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized \
+        -Dwerror=true -Dbench=disabled
+}
+
 skipped_step() {
     summary+=("$(printf '  %-7s skipped (%s)' "$1" "$2")")
     echo
@@ -303,6 +319,7 @@ if ((quick)); then skipped_step clang --quick; else step_clang; fi
 step_asan
 if ((quick)); then skipped_step fuzz --quick; else step_fuzz; fi
 if ((quick)); then skipped_step arm64 --quick; else step_arm64; fi
+if ((quick)); then skipped_step tsan --quick; else step_tsan; fi
 
 echo
 echo "== summary ($(pct_fmt_ms $(($(pct_now_ms) - start_ms))) in all)"

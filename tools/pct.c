@@ -24,14 +24,9 @@
 #include <io.h>
 #endif
 
-#include "pct.h"
+#include "cli.h"
 #include "logs.h"
-
-enum {
-    EXIT_ALL_OK = 0,
-    EXIT_SOME_FAILED = 1,
-    EXIT_TROUBLE = 2 /* usage, I/O, memory */
-};
+#include "pct.h"
 
 /* Bytes asked of fread at a time; also the smallest free space kept in the
  * input buffer, so big inputs are read in big blocks. */
@@ -48,14 +43,12 @@ static char stdout_buffer[(size_t)1 << 18];
 
 static _Noreturn void die(const char *what)
 {
-    fprintf(stderr, "pct: %s\n", what);
-    exit(EXIT_TROUBLE);
+    cli_fatal("pct", what, NULL);
 }
 
 static _Noreturn void die_errno(const char *what)
 {
-    fprintf(stderr, "pct: %s: %s\n", what, strerror(errno));
-    exit(EXIT_TROUBLE);
+    cli_fatal("pct", what, strerror(errno));
 }
 
 #if defined(__GNUC__)
@@ -74,7 +67,7 @@ static _Noreturn void usage_error(const char *format, ...)
     vfprintf(stderr, format, args);
     va_end(args);
     fputs("\nTry 'pct --help'.\n", stderr);
-    exit(EXIT_TROUBLE);
+    exit(CLI_EXIT_TROUBLE);
 }
 
 /* A growing byte buffer (the library never allocates; the tool does). */
@@ -570,27 +563,11 @@ static void print_help(const struct command *only)
           stdout);
 }
 
-static void print_implementations(FILE *stream)
-{
-    for (size_t i = 0; pct_implementation_name(i) != NULL; i++)
-        fprintf(stream, "%s%s", i > 0 ? ", " : "", pct_implementation_name(i));
-}
-
 static void print_version(void)
 {
     printf("pct %s\nimplementation: %s (available: ", pct_version(), pct_implementation());
-    print_implementations(stdout);
+    cli_print_implementations(stdout);
     fputs(")\n", stdout);
-}
-
-static void use_implementation(const char *name)
-{
-    if (pct_use_implementation(name) == 0)
-        return;
-    fprintf(stderr, "pct: unknown or unavailable implementation '%s' (available: ", name);
-    print_implementations(stderr);
-    fputs(")\n", stderr);
-    exit(EXIT_TROUBLE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -650,7 +627,7 @@ static void build_settings(const struct invocation *inv, struct settings *settin
         for (size_t i = 0; i < COUNT_OF(set_names); i++)
             fprintf(stderr, " %s", set_names[i]);
         fputs(")\n", stderr);
-        exit(EXIT_TROUBLE);
+        exit(CLI_EXIT_TROUBLE);
     }
     settings->set = *set;
     for (size_t i = 0; i < inv->set_edit_count; i++) {
@@ -821,6 +798,9 @@ static void process_whole(struct run *run, int in)
 
 static void process_input(struct run *run, const struct invocation *inv)
 {
+    struct stat in;
+    if (inv->string_count == 0 && fstat(STDIN_FILENO, &in) == 0 && cli_is_output_file(&in))
+        die("standard input: input file is output file");
 #ifdef _WIN32
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);
@@ -875,7 +855,7 @@ int main(int argc, char **argv)
     parse_arguments(&inv, argc, argv);
 
     if (inv.impl != NULL)
-        use_implementation(inv.impl);
+        cli_use_implementation("pct", inv.impl);
     if (inv.used & (BIT(OPT_HELP) | BIT(OPT_VERSION))) {
         if (inv.used & BIT(OPT_HELP))
             print_help(inv.command);
@@ -884,7 +864,7 @@ int main(int argc, char **argv)
         finish_output();
         free(inv.set_edits);
         free(inv.strings);
-        return EXIT_ALL_OK;
+        return CLI_EXIT_OK;
     }
     if (inv.command == NULL)
         usage_error("no command given (commands: %s)", command_names());
@@ -903,5 +883,5 @@ int main(int argc, char **argv)
     free(run.out.data);
     free(inv.set_edits);
     free(inv.strings);
-    return run.failed ? EXIT_SOME_FAILED : EXIT_ALL_OK;
+    return run.failed ? CLI_EXIT_SOME_FAILED : CLI_EXIT_OK;
 }

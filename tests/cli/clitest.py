@@ -3,6 +3,7 @@ binary (through the exe wrapper in cross builds) and counted checks."""
 
 import os
 import shlex
+import sys
 
 # Cross builds: how to run the pct binary (meson sets MESON_EXE_WRAPPER, e.g.
 # "qemu-aarch64 -L /usr/aarch64-linux-gnu", when it is passed as a program).
@@ -30,3 +31,27 @@ def summary():
     """Prints "N passed, M failed"; returns the exit status."""
     print("%d passed, %d failed" % (counts["passed"], counts["failed"]))
     return 1 if counts["failed"] else 0
+
+
+# A group that cannot run here returns SKIP; run alone, the script then exits
+# with it (meson counts 77 as a skipped test).
+SKIP = 77
+
+
+def run_groups(argv, groups, set_pct):
+    """The main of a CLI test script: argv is [script, PATH_TO_PCT, GROUP...]
+    (no GROUP: all); set_pct receives the absolute path of the binary.
+    Returns the exit status."""
+    if len(argv) < 2:
+        sys.stderr.write("usage: %s PATH_TO_PCT [GROUP...]\ngroups: %s\n" % (argv[0], " ".join(groups)))
+        return 2
+    set_pct(os.path.abspath(argv[1]))
+    names = argv[2:] or list(groups)
+    for name in names:
+        if name not in groups:
+            sys.stderr.write("unknown group %r; groups: %s\n" % (name, " ".join(groups)))
+            return 2
+    for name in names:
+        if groups[name]() == SKIP and len(names) == 1:
+            return SKIP
+    return summary()

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import urllib.parse
 
-from clitest import WRAPPER, check, short, summary
+from clitest import WRAPPER, check, run_groups, short
 
 PCT = None
 
@@ -615,22 +615,10 @@ GROUPS = {
 }
 
 
-def main(argv):
+def set_pct(path):
     global PCT
-    if len(argv) < 2:
-        sys.stderr.write("usage: %s PATH_TO_PCT [GROUP...]\ngroups: %s\n"
-                         % (argv[0], " ".join(GROUPS)))
-        return 2
-    PCT = os.path.abspath(argv[1])
-    names = argv[2:] or list(GROUPS)
-    for name in names:
-        if name not in GROUPS:
-            sys.stderr.write("unknown group %r; groups: %s\n" % (name, " ".join(GROUPS)))
-            return 2
-    for name in names:
-        GROUPS[name]()
-    return summary()
+    PCT = path
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run_groups(sys.argv, GROUPS, set_pct))

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from clitest import WRAPPER, check, short, summary
+from clitest import WRAPPER, check, run_groups, short
 
 PCT = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,27 +38,25 @@ def run_ok(name, args, stdin=b""):
 
 
 def same_lines(name, data, out):
-    """One output line per input line, same terminators at the end."""
-    check(name + " (line count)", data.count(b"\n") == out.count(b"\n"),
-          "in %d, out %d" % (data.count(b"\n"), out.count(b"\n")))
-    check(name + " (last terminator)", data.endswith(b"\n") == out.endswith(b"\n")
-          and (data == b"") == (out == b""), "in ends %s, out ends %s" % (short(data[-5:]), short(out[-5:])))
+    """One output line per input line; the last one always ends with a
+    newline (so the next input's first line stays a line of its own)."""
+    lines = data.count(b"\n") + (data != b"" and not data.endswith(b"\n"))
+    check(name + " (line count)", lines == out.count(b"\n"),
+          "in %d, out %d" % (lines, out.count(b"\n")))
+    check(name + " (last terminator)", out.endswith(b"\n") or (data == b"" and out == b""),
+          "in ends %s, out ends %s" % (short(data[-5:]), short(out[-5:])))
     check(name + " (CRLF kept)", data.count(b"\r\n") <= out.count(b"\r\n"),
           "in %d, out %d" % (data.count(b"\r\n"), out.count(b"\r\n")))
 
 
-def controls_escaped(name, data, out, json_mode):
-    """Decoding never adds a raw control byte: besides line terminators, the
-    output holds no more of each than the input (unparsed lines are passed
-    through untouched); JSON output holds none."""
-    def controls(blob):
-        body = blob.replace(b"\r\n", b"").replace(b"\n", b"")
-        return [c for c in body if c < 0x20 or c == 0x7F]
-    got, had = controls(out), controls(data)
-    if json_mode:
-        had = []
-    extra = [c for c in set(got) if got.count(c) > had.count(c)]
-    check(name + " (no decoded control bytes)", not extra, "found %s" % short(bytes(extra[:10])))
+def controls_escaped(name, out, json_mode):
+    """No raw control byte reaches the output, decoded or not, besides line
+    terminators (and tabs, field separators, in line output)."""
+    body = out.replace(b"\r\n", b"").replace(b"\n", b"")
+    if not json_mode:
+        body = body.replace(b"\t", b"")
+    found = sorted(set(c for c in body if c < 0x20 or c == 0x7F))
+    check(name + " (no raw control bytes)", not found, "found %s" % short(bytes(found[:10])))
 
 
 def line(target, referer="-", agent="Mozilla/5.0", status="200", size="123"):
@@ -81,7 +79,8 @@ def inputs():
         "lone cr": line("/a") + b"\r",
         "blank lines": b"\n\n\r\n" + line("/x") + b"\n\n",
         "long line": line("/" + "%41%0A" * ((8 << 20) // 6 + 1)) + b"\n" + line("/after") + b"\n",
-        "binary garbage": garbage,
+        "text with a few raw controls": b"\x1b[2J\x00\x07 " + bytes(c for c in garbage[:200] if c >= 0x20)
+        + b"\n" + (line("/x") + b"\n") * 20,
         "nul bytes": line("/a%00b") + b"\n\x00\x00\n" + line("/n\x00ul") + b"\n",
         "unparsed": b"not a log line\n" + b"\"GET / HTTP/1.1\"\n" + line("/ok") + b"\n[broken",
         "malformed escapes": line("/%zz%4%%%u12%uZZZZ%") + b"\n" + line("/?%=%&%%") + b"\n",
@@ -115,7 +114,7 @@ def test_lines():
             label = "%s %s" % (name, " ".join(mode))
             result = run_ok(label, mode + ["--threads", "1"], data)
             same_lines(label, data, result.stdout)
-            controls_escaped(label, data, result.stdout, "--json" in mode)
+            controls_escaped(label, result.stdout, "--json" in mode)
             if "--json" in mode:
                 check_json(label, result.stdout)
 
@@ -222,7 +221,25 @@ def test_decoding():
                 b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n')
     expect_line("field", ["--field", "2"], b"a /x%20y%0A?q=1+1 c\n", b"a /x\\x20y\\n?q=1\\x201 c\n")
     expect_line("field missing", ["--field", "5"], b"a /x%20y c\n", b"a /x%20y c\n")
-    expect_line("unparsed untouched", [], b"\x1b[2J %41 garbage\n", b"\x1b[2J %41 garbage\n")
+    expect_line("unparsed: controls escaped", [], b"\x1b[2J\t%41 \xc2\x9b garbage\n",
+                b"\\x1b[2J\t%41 \\xc2\\x9b garbage\n")
+    expect_line("unparsed --raw", ["--raw"], b"\x1b[2J %41 garbage\n", b"\x1b[2J %41 garbage\n")
+    expect_line("agent: controls escaped", [], p + b"/" + s.replace(b"ua", b"u\x1b]0;x\x07a"),
+                p + b"/" + s.replace(b"ua", b"u\\x1b]0;x\\x07a"))
+    expect_line("agent --raw", ["--raw"], p + b"/" + s.replace(b"ua", b"u\x1ba"),
+                p + b"/" + s.replace(b"ua", b"u\x1ba"))
+    # A stray backslash is a byte like any other: escaped, and what follows
+    # it decoded and UTF-8-checked (it used to be copied undecoded).
+    expect_line("stray backslash", ["--field", "2"], b"x /dir\\%C3%A9 y\n", b"x /dir\\\\\xc3\xa9 y\n")
+    expect_line("stray backslash, raw byte", ["--field", "2"], b"x /a\\\xff y\n",
+                b"x /a\\\\\xef\xbf\xbd y\n")
+    expect_line("backslash at the end", ["--field", "2"], b"x /a%41\\ y\n", b"x /aA\\\\ y\n")
+    # Decoded text cannot forge a W3C directive.
+    w3c = b"#Fields: cs-uri-stem sc-status\n"
+    expect_line("w3c %23Fields", ["--format", "w3c"], w3c + b"%23Fields:%20date 200\n",
+                w3c + b"%23Fields:\\x20date 200\n")
+    expect_line("field %23 at line start", ["--field", "1"], b"%23x y\n", b"%23x y\n")
+    expect_line("w3c # inside", ["--format", "w3c"], w3c + b"/%23x 200\n", w3c + b"/#x 200\n")
     # UTF-8 is checked on the decoded bytes (Unicode Table 3-7), ill-formed
     # subparts each become U+FFFD; long ASCII and valid runs pass as they are.
     fffd = b"\xef\xbf\xbd"
@@ -283,6 +300,16 @@ def test_json():
     check("json unparsed", json.loads(result.stdout) == {"unparsed": "junk \ufffd\x1b"})
     result = run(["--json", "--bytes"])
     check("json --bytes is a usage error", result.returncode == 2)
+    # JSON has no leading zeros: such a field is a string.
+    for size, want in [(b"0123", "0123"), (b"007", "007"), (b"0", 0), (b"10", 10), (b"-", None)]:
+        result = run_ok("json bytes %s" % size, ["--json"],
+                        b'1 - - [t] "GET / HTTP/1.0" 200 ' + size + b"\n")
+        check("json bytes %s" % size, json.loads(result.stdout)["bytes"] == want, short(result.stdout))
+    w3c = b"#Fields: date c-ip cs-uri-stem time sc-status\n2026-03-14 1.2.3.4 /a 06:00:00 007\n"
+    result = run_ok("json w3c", ["--json"], w3c)
+    obj = json.loads(result.stdout.splitlines()[1])
+    check("json w3c time is date and time", obj["time"] == "2026-03-14 06:00:00", short(result.stdout))
+    check("json w3c status 007 a string", obj["status"] == "007", short(result.stdout))
 
 
 def test_usage():
@@ -291,6 +318,27 @@ def test_usage():
         result = run(args)
         check("usage %s (exit 2)" % args, result.returncode == 2, "exit %d" % result.returncode)
         check("usage %s (message)" % args, result.stderr.strip() != b"")
+    # Values out of range: a message naming the option and its range; huge
+    # values neither wrap nor spin.
+    for args, message in [(["--threads", "0"], b"--threads must be 1..256"),
+                          (["--threads", "257"], b"--threads must be 1..256"),
+                          (["--threads", "-1"], b"--threads must be 1..256"),
+                          (["--chunk-size", "0"], b"--chunk-size must be 1..1G"),
+                          (["--chunk-size", "9223372036854775809"], b"--chunk-size must be 1..1G"),
+                          (["--chunk-size", "18446744073709551617"], b"--chunk-size must be 1..1G"),
+                          (["--chunk-size", "17179869184k"], b"--chunk-size must be 1..1G"),
+                          (["--chunk-size", "2G"], b"--chunk-size must be 1..1G"),
+                          (["--chunk-size", "1x"], b"--chunk-size must be 1..1G"),
+                          (["--max-line", "100"], b"--max-line must be 4K..256M"),
+                          (["--max-line", "1G"], b"--max-line must be 4K..256M"),
+                          (["--field", "65"], b"--field must be 1..64")]:
+        result = run(args)
+        check("usage %s (exit 2)" % args, result.returncode == 2, "exit %d" % result.returncode)
+        check("usage %s (message)" % args, message in result.stderr, short(result.stderr))
+    result = run(["/"])
+    check("directory (exit 2)", result.returncode == 2)
+    check("directory (named)", result.stderr.startswith(b"pct logs: /: is a directory"),
+          short(result.stderr))
     result = run(["--help"])
     check("--help", result.returncode == 0 and b"Usage: pct logs" in result.stdout
           and b"Exit status" in result.stdout)
@@ -334,21 +382,10 @@ GROUPS = {"lines": test_lines, "threads": test_threads, "sample": test_sample,
           "decoding": test_decoding, "json": test_json, "usage": test_usage, "stats": test_stats}
 
 
-def main(argv):
+def set_pct(path):
     global PCT
-    if len(argv) < 2:
-        sys.stderr.write("usage: %s PATH_TO_PCT [GROUP...]\ngroups: %s\n" % (argv[0], " ".join(GROUPS)))
-        return 2
-    PCT = os.path.abspath(argv[1])
-    names = argv[2:] or list(GROUPS)
-    for name in names:
-        if name not in GROUPS:
-            sys.stderr.write("unknown group %r; groups: %s\n" % (name, " ".join(GROUPS)))
-            return 2
-    for name in names:
-        GROUPS[name]()
-    return summary()
+    PCT = path
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(run_groups(sys.argv, GROUPS, set_pct))

@@ -8,16 +8,22 @@
 #include "log_format.h"
 #include "log_output.h"
 
-/* A field that is not decoded, as a JSON string (UTF-8 repaired). */
-static void put_json_raw(struct worker *w, struct span s)
+/* Text that is not decoded, inside a JSON string (UTF-8 repaired). */
+static void put_json_text(struct worker *w, struct span s)
 {
-    put_raw(w, "\"", 1);
     if (has_high_bytes(s.p, s.n)) {
         size_t len = repair_utf8(w, s.p, s.n);
         put_escaped(w, w->scratch.data, len, 1);
     } else {
         put_escaped(w, s.p, s.n, 1);
     }
+}
+
+/* A field that is not decoded, as a JSON string. */
+static void put_json_raw(struct worker *w, struct span s)
+{
+    put_raw(w, "\"", 1);
+    put_json_text(w, s);
     put_raw(w, "\"", 1);
 }
 
@@ -37,9 +43,11 @@ static void put_json_opt(struct worker *w, struct span s, int present)
         put_json_raw(w, s);
 }
 
+/* A JSON number when the field is one (JSON has no leading zeros: "0123" is a
+ * string), "-" is null, anything else a string. */
 static void put_json_number(struct worker *w, struct span s, int present)
 {
-    int digits = present && s.n > 0 && s.n < 20;
+    int digits = present && s.n > 0 && s.n < 20 && (s.p[0] != '0' || s.n == 1);
     for (size_t i = 0; digits && i < s.n; i++)
         digits = s.p[i] >= '0' && s.p[i] <= '9';
     if (digits)
@@ -118,16 +126,16 @@ static void line_access(struct worker *w, const char *s, size_t n, const struct 
     struct span method, target;
     const char *done = s;
     if (split_request(a->request, &method, &target)) {
-        put_raw(w, done, (size_t)(target.p - done));
+        put_undecoded(w, done, (size_t)(target.p - done));
         put_url_line(w, target);
         done = target.p + target.n;
     }
     if (cfg->referer && a->has_ra && !span_is(a->referer, "-")) {
-        put_raw(w, done, (size_t)(a->referer.p - done));
+        put_undecoded(w, done, (size_t)(a->referer.p - done));
         put_url_line(w, a->referer);
         done = a->referer.p + a->referer.n;
     }
-    put_raw(w, done, (size_t)(s + n - done));
+    put_undecoded(w, done, (size_t)(s + n - done));
 }
 
 static void json_access(struct worker *w, const struct access *a)
@@ -162,6 +170,19 @@ static void json_access(struct worker *w, const struct access *a)
     put_raw(w, "}", 1);
 }
 
+/* A decoded field that starts the line must not start it with '#': the line
+ * would read as a W3C directive (a decoded "%23Fields: ..." would change how
+ * the rest is parsed). That '#' is written as %23 again. */
+static void guard_directive(struct worker *w, size_t start)
+{
+    char *o = w->out->data + start;
+    if (w->out->len > start && *o == '#') {
+        memmove(o + 3, o + 1, w->out->len - start - 1);
+        memcpy(o, "%23", 3);
+        w->out->len += 2;
+    }
+}
+
 /* Line output for W3C: stem, query (and referer) decoded in place. */
 static void line_w3c(struct worker *w, const char *s, size_t n, const struct span *f,
                      const struct w3c_layout *l)
@@ -172,7 +193,8 @@ static void line_w3c(struct worker *w, const char *s, size_t n, const struct spa
         int kind = i == l->stem ? 1 : i == l->query ? 2 : (cfg->referer && i == l->referer) ? 3 : 0;
         if (kind == 0 || span_is(f[i], "-"))
             continue;
-        put_raw(w, done, (size_t)(f[i].p - done));
+        put_undecoded(w, done, (size_t)(f[i].p - done));
+        size_t start = w->out->len;
         if (kind == 1)
             put_decoded(w, f[i].p, f[i].n, cfg->decode_slash ? NULL : &w->ctx->keep_path,
                         path_flags(w), 0);
@@ -183,9 +205,11 @@ static void line_w3c(struct worker *w, const char *s, size_t n, const struct spa
                         path_flags(w) | (cfg->query == Q_FORM ? PCT_PLUS : 0), 0);
         else
             put_url_line(w, f[i]);
+        if (f[i].p == s)
+            guard_directive(w, start);
         done = f[i].p + f[i].n;
     }
-    put_raw(w, done, (size_t)(s + n - done));
+    put_undecoded(w, done, (size_t)(s + n - done));
 }
 
 static struct span field_or_empty(const struct span *f, int i)
@@ -200,12 +224,12 @@ static void json_w3c(struct worker *w, const struct span *f, const struct w3c_la
     put_str(w, "{\"remote\":");
     put_json_opt(w, field_or_empty(f, l->c_ip), l->c_ip >= 0);
     put_str(w, ",\"time\":");
-    if (l->date >= 0 && l->time >= 0) {
-        struct span both = span_of(f[l->date].p, f[l->time].p + f[l->time].n);
-        if (f[l->time].p > f[l->date].p)
-            put_json_raw(w, both);
-        else
-            put_json_raw(w, f[l->time]);
+    if (l->date >= 0 && l->time >= 0) { /* "date time", whatever the columns between */
+        put_raw(w, "\"", 1);
+        put_json_text(w, f[l->date]);
+        put_raw(w, " ", 1);
+        put_json_text(w, f[l->time]);
+        put_raw(w, "\"", 1);
     } else {
         put_json_opt(w, field_or_empty(f, l->time), l->time >= 0);
     }
@@ -238,7 +262,7 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
     const struct log_config *cfg = &w->ctx->cfg;
     w->st->unparsed++;
     if (!cfg->json) {
-        put_raw(w, s, n);
+        put_undecoded(w, s, n);
         return;
     }
     put_str(w, "{\"unparsed\":");
@@ -262,7 +286,7 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
                 put_json_raw(w, span_of(s, s + n));
                 put_raw(w, "}", 1);
             } else {
-                put_raw(w, s, n);
+                put_undecoded(w, s, n);
             }
             return;
         }
@@ -290,9 +314,12 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
             put_json_raw(w, span_of(s, s + n));
             put_raw(w, "}", 1);
         } else {
-            put_raw(w, s, (size_t)(u.p - s));
+            put_undecoded(w, s, (size_t)(u.p - s));
+            size_t start = w->out->len;
             put_url_line(w, u);
-            put_raw(w, u.p + u.n, (size_t)(s + n - (u.p + u.n)));
+            if (u.p == s)
+                guard_directive(w, start);
+            put_undecoded(w, u.p + u.n, (size_t)(s + n - (u.p + u.n)));
         }
     } else {
         struct access a;
@@ -331,7 +358,11 @@ void process_chunk(struct worker *w, struct chunk_job *job)
         /* Worst case: 6 output bytes per input byte (JSON \u00XX), plus keys; */
         buf_reserve(&job->out, 13 * n + 512); /* --field --json: the line twice */
         process_line(w, p, n, job->fmt, &job->layout);
-        put_raw(w, content_end, (size_t)(end - content_end) + (nl != NULL));
+        if (nl != NULL)
+            put_raw(w, content_end, (size_t)(end - content_end) + 1);
+        else
+            put_raw(w, "\n", 1); /* the input's last line: ended here, so the next
+                                    input's first line stays a line of its own */
         job->st.lines++;
         p = nl != NULL ? nl + 1 : e;
     }
@@ -345,6 +376,7 @@ void add_stats(struct stats *a, const struct stats *b)
     a->malformed += b->malformed;
     a->invalid_utf8 += b->invalid_utf8;
     a->unparsed += b->unparsed;
+    a->long_lines += b->long_lines;
 }
 
 void print_stats(const struct stats *s, double start)
@@ -357,10 +389,12 @@ void print_stats(const struct stats *s, double start)
             "malformed escapes:  %llu\n"
             "invalid UTF-8:      %llu lines\n"
             "unparsed lines:     %llu\n"
+            "long lines:         %llu (passed through undecoded)\n"
             "elapsed:            %.3f s\n"
             "throughput:         %.3f GB/s\n",
             (unsigned long long)s->lines, (unsigned long long)s->bytes,
             (unsigned long long)s->escaped_lines, (unsigned long long)s->malformed,
-            (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed, elapsed,
+            (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed,
+            (unsigned long long)s->long_lines, elapsed,
             elapsed > 0 ? (double)s->bytes / elapsed / 1e9 : 0.0);
 }

@@ -1,4 +1,4 @@
-/* log_pipeline.h - reading inputs (mmap or pipe), worker threads, output in
+/* log_pipeline.h - reading inputs, worker threads, output in
  * input order, progress. */
 #ifndef PCT_TOOLS_LOG_PIPELINE_H
 #define PCT_TOOLS_LOG_PIPELINE_H
@@ -29,9 +29,7 @@ enum slot_state {
 struct slot {
     enum slot_state state;
     struct chunk_job job;
-    struct buf own;    /* input bytes when streaming */
-    const char *unmap; /* mmap'd range to release once written */
-    size_t unmap_len;
+    struct buf own; /* the chunk's input bytes */
 };
 
 struct pipeline {
@@ -46,6 +44,9 @@ struct pipeline {
     int nworkers;
     pthread_t *threads;
     struct worker inline_worker;
+    struct buf carry;         /* a partial line between two chunks */
+    struct buf long_out;      /* a piece of a long line, escaped */
+    uint64_t file_first_line; /* lines before the current input */
 };
 
 /* Starts nworkers threads (0: decode on the calling thread). */

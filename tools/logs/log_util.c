@@ -8,15 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "log_util.h"
 
 _Noreturn void fatal(const char *what, const char *detail)
 {
-    if (detail != NULL)
-        fprintf(stderr, "pct logs: %s: %s\n", what, detail);
-    else
-        fprintf(stderr, "pct logs: %s\n", what);
-    exit(LOG_EXIT_TROUBLE);
+    cli_fatal("pct logs", what, detail);
 }
 
 void *xrealloc(void *p, size_t size)
@@ -47,14 +44,5 @@ double now_seconds(void)
 
 void write_all(int fd, const char *p, size_t n)
 {
-    while (n > 0) {
-        ssize_t got = write(fd, p, n);
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            fatal("write error", strerror(errno));
-        }
-        p += got;
-        n -= (size_t)got;
-    }
+    cli_write_all("pct logs", fd, p, n);
 }

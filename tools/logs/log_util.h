@@ -1,14 +1,12 @@
-/* log_util.h - small helpers shared by the `pct logs` files: fatal errors,
- * growable buffers, byte spans, whole writes. */
+/* log_util.h - small helpers shared by the `pct logs` files: fatal errors
+ * and whole writes (tools/cli.c with the command's name), growable buffers,
+ * byte spans. */
 #ifndef PCT_TOOLS_LOG_UTIL_H
 #define PCT_TOOLS_LOG_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-
-#define LOG_EXIT_OK 0
-#define LOG_EXIT_TROUBLE 2
 
 /* Prints "pct logs: what[: detail]" and exits with status 2. */
 _Noreturn void fatal(const char *what, const char *detail);

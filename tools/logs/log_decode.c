@@ -14,6 +14,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_clear(&ctx->keep_query);
     pct_set_add_chars(&ctx->keep_query, "&=#");
     pct_set_fill(&ctx->keep_all);
+    pct_set_clear(&ctx->keep_none);
     log_escape_init(&ctx->esc, cfg->bytes);
     /* The bytes that may need work in put_decoded: '%', controls, '"', '\\'
      * (Apache's escapes), 0x80 and up (UTF-8 to check), '+' (form), ' '
@@ -46,67 +47,21 @@ size_t repair_utf8(struct worker *w, const char *src, size_t n)
     return r.status == PCT_OK ? r.count : 0;
 }
 
-/* Counts the escapes of src for --stats. */
+/* Counts the escapes of src for --stats, by the library's rules: a line
+ * has escapes when decoding shortens it; each '%' that strict validation
+ * rejects is a malformed escape (counting resumes after it). */
 static void count_escapes(struct worker *w, const char *src, size_t n, unsigned flags)
 {
-    const char *p = src, *e = src + n;
-    while ((p = memchr(p, '%', (size_t)(e - p))) != NULL) {
-        size_t left = (size_t)(e - p);
-        if (left >= 3 && is_hex((unsigned char)p[1]) && is_hex((unsigned char)p[2])) {
-            w->line_escaped = 1;
-            p += 3;
-        } else if ((flags & PCT_PERCENT_U) && left >= 6 && p[1] == 'u' &&
-                   is_hex((unsigned char)p[2]) && is_hex((unsigned char)p[3]) &&
-                   is_hex((unsigned char)p[4]) && is_hex((unsigned char)p[5])) {
-            w->line_escaped = 1;
-            p += 6;
-        } else {
-            w->st->malformed++;
-            p++;
-        }
+    unsigned u = flags & PCT_PERCENT_U;
+    pct_result r = pct_validate(src, n, &w->ctx->keep_none, u);
+    if (r.status == PCT_OK && r.count < n)
+        w->line_escaped = 1;
+    for (size_t at = 0; at < n; at += r.count + 1) {
+        r = pct_validate(src + at, n - at, &w->ctx->keep_none, u | PCT_STRICT);
+        if (r.status != PCT_INVALID_ESCAPE)
+            break;
+        w->st->malformed++;
     }
-}
-
-/* 1 if s[0..n) is well-formed UTF-8 (Unicode Table 3-7: no overlong form,
- * surrogate, code point above U+10FFFF, truncated sequence or stray
- * continuation byte), the test PCT_UTF8 makes on decoded output. */
-static int utf8_valid(const char *text, size_t n)
-{
-    const unsigned char *s = (const unsigned char *)text;
-    size_t i = 0;
-    while (i < n) {
-        if (n - i >= 8 && (swar_load(text + i) & SWAR_HIGHS) == 0) {
-            i += 8;
-            continue;
-        }
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        unsigned char lo = 0x80, hi = 0xBF; /* range of the second byte */
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            lo = c == 0xE0 ? 0xA0 : 0x80;
-            hi = c == 0xED ? 0x9F : 0xBF;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            lo = c == 0xF0 ? 0x90 : 0x80;
-            hi = c == 0xF4 ? 0x8F : 0xBF;
-        } else {
-            return 0;
-        }
-        if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
-            return 0;
-        for (size_t k = 2; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return 0;
-        i += len;
-    }
-    return 1;
 }
 
 /* Decodes src into the scratch buffer; returns its length. The plain decode
@@ -121,7 +76,7 @@ static size_t decode_to_scratch(struct worker *w, const char *src, size_t n, con
         buf_reserve(&w->scratch, 3 * n + 16);
     }
     pct_result r = pct_decode_except(src, n, w->scratch.data, keep, flags);
-    if (r.status == PCT_OK && !utf8_valid(w->scratch.data, r.count)) {
+    if (r.status == PCT_OK && pct_validate_utf8(w->scratch.data, r.count).status != PCT_OK) {
         w->line_bad_utf8 = 1;
         if (!w->ctx->cfg.bytes)
             r = pct_decode_except(src, n, w->scratch.data, keep, flags | PCT_UTF8_REPLACE);
@@ -144,21 +99,22 @@ static void put_decoded_runs(struct worker *w, const char *src, size_t n, const 
         }
         if (bs == NULL)
             break;
-        size_t lit = 1;
-        if (bs + 1 < e)
-            lit = (bs[1] == 'x' && bs + 3 < e && is_hex((unsigned char)bs[2]) &&
-                   is_hex((unsigned char)bs[3]))
-                      ? 4
-                      : 2;
-        /* \" \\ \xHH are copied; after a stray '\', the byte is escaped
-         * as needed (it may be a control byte). */
-        if (lit == 4 || (lit == 2 && (bs[1] == '"' || bs[1] == '\\'))) {
+        /* \" \\ \xHH are Apache's escapes: copied as written. A stray '\'
+         * is a byte of the text like any other: escaped (as \\), and what
+         * follows it is decoded and UTF-8-checked with the next run. */
+        size_t lit = 0;
+        if (e - bs >= 2 && (bs[1] == '"' || bs[1] == '\\'))
+            lit = 2;
+        else if (e - bs >= 4 && bs[1] == 'x' && is_hex((unsigned char)bs[2]) &&
+                 is_hex((unsigned char)bs[3]))
+            lit = 4;
+        if (lit > 0) {
             put_raw(w, bs, lit);
+            src = bs + lit;
         } else {
-            put_raw(w, bs, 1);
-            put_escaped(w, bs + 1, lit - 1, json);
+            put_escaped(w, bs, 1, json);
+            src = bs + 1;
         }
-        src = bs + lit;
     }
 }
 

@@ -4,7 +4,9 @@
 
 #include <stddef.h>
 
-#define LOG_DEFAULT_CHUNK ((size_t)2 << 20)
+#define LOG_DEFAULT_CHUNK ((size_t)512 << 10) /* fits L2 with its output: faster than bigger */
+#define LOG_DEFAULT_MAX_LINE ((size_t)4 << 20)
+#define LOG_MAX_THREADS 256
 #define LOG_MAX_FIELDS 64 /* W3C #Fields: columns, and --field N */
 
 enum format {
@@ -30,9 +32,11 @@ struct log_config {
     int bytes;
     int percent_u;
     int stats;
+    int raw;      /* --raw: undecoded text is written as it is */
     int progress; /* -1: auto */
     long threads; /* 0: all cores */
     size_t chunk;
+    size_t max_line; /* longer lines are streamed through undecoded */
 };
 
 /* Parses argv (the word "logs" is skipped) into cfg and files (room for argc

@@ -18,6 +18,7 @@ struct log_ctx {
     pct_set keep_path;  /* '/' unless --decode-slash */
     pct_set keep_query; /* line output: '&' '=' '#' stay encoded */
     pct_set keep_all;   /* JSON: only repair UTF-8 */
+    pct_set keep_none;  /* --stats: validation with nothing required encoded */
     struct log_escape esc;
     struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
 };
@@ -25,7 +26,7 @@ struct log_ctx {
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 
 struct stats {
-    uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed;
+    uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
 };
 
 /* Per-thread work state. */
@@ -51,11 +52,27 @@ static inline void put_str(struct worker *w, const char *text)
     put_raw(w, text, strlen(text));
 }
 
-static inline void put_escaped(struct worker *w, const char *src, size_t n, int json)
+static inline void put_mode(struct worker *w, const char *src, size_t n, enum log_escape_mode mode)
 {
     char *o = w->out->data + w->out->len;
-    o = log_escape(&w->ctx->esc, o, src, n, json, w->spaced);
+    o = log_escape(&w->ctx->esc, o, src, n, mode);
     w->out->len = (size_t)(o - w->out->data);
+}
+
+/* Decoded text, for line output (json == 0) or inside a JSON string. */
+static inline void put_escaped(struct worker *w, const char *src, size_t n, int json)
+{
+    put_mode(w, src, n, json ? ESC_JSON : w->spaced ? ESC_SPACED : ESC_LINE);
+}
+
+/* Text of the log that is not decoded, line output: controls are escaped
+ * (unless --raw) so that no log content reaches a terminal raw. */
+static inline void put_undecoded(struct worker *w, const char *src, size_t n)
+{
+    if (w->ctx->cfg.raw)
+        put_raw(w, src, n);
+    else
+        put_mode(w, src, n, ESC_CONTROLS);
 }
 
 static inline unsigned path_flags(const struct worker *w)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "log_options.h"
 #include "log_util.h"
 #include "pct.h"
@@ -39,8 +40,13 @@ static void print_logs_help(void)
           "  --stats            print counts, elapsed time and GB/s on stderr at the end\n"
           "  --progress         show a progress bar on stderr (default: when stderr is a\n"
           "                     terminal and the input size is known); --no-progress\n"
-          "  --threads N        worker threads (default: all cores; 1: no threads)\n"
-          "  --chunk-size N     bytes per chunk handed to a thread (default 2M; k/M/G)\n"
+          "  --raw              line output: text that is not decoded (other fields,\n"
+          "                     unparsed lines) as it is; default: controls escaped\n"
+          "  --threads N        worker threads, 1..256 (default: all cores; 1: none)\n"
+          "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 512K)\n"
+          "  --max-line N       longest line decoded, 4K..256M (default 4M): a longer line\n"
+          "                     is streamed through undecoded (as an unparsed line),\n"
+          "                     never held whole, and reported on stderr\n"
           "  --impl NAME        use this libpct implementation\n"
           "  -h, --help         show this help\n"
           "\n"
@@ -51,10 +57,19 @@ static void print_logs_help(void)
           "whitespace-separated formats (w3c, --field) a decoded space is \\x20. In the\n"
           "query, %26 %3D %23 stay encoded so parameters keep their boundaries. JSON\n"
           "strings are JSON-escaped. So one input line is always one output line.\n"
-          "Lines that do not parse are passed through untouched and counted.\n"
+          "Lines that do not parse are passed through and counted; in them, and in\n"
+          "the fields that are not decoded, control bytes are escaped (\\xHH; a tab\n"
+          "stays) unless --raw. Every input's last line ends with a newline.\n"
           "\n"
-          "Exit status: 0 success (unparsed lines are normal data), 2 usage error or\n"
-          "read/write error.\n",
+          "Input: files or pipes, plain text or compressed (gzip, also multi-member,\n"
+          "and zstd, detected by content). Other compressed data (xz, bzip2, lz4,\n"
+          "zip) and binary data are refused with a message, never copied. An input\n"
+          "that is the output file is refused, as cat does.\n"
+          "\n"
+          "Exit status: 0 success (unparsed and long lines are normal data), 2 usage\n"
+          "error, or a fault: an input that cannot be read, is truncated, corrupt,\n"
+          "shrinks, grows or is removed while being read (everything read before\n"
+          "is written, and the other inputs are still processed), or a write error.\n",
           stdout);
 }
 
@@ -62,34 +77,59 @@ static _Noreturn void logs_usage(const char *message, const char *arg)
 {
     fprintf(stderr, "pct logs: %s%s%s\nTry 'pct logs --help'.\n", message, arg ? " " : "",
             arg ? arg : "");
-    exit(LOG_EXIT_TROUBLE);
+    exit(CLI_EXIT_TROUBLE);
 }
 
-static size_t parse_size(const char *text)
+/* 4096 as "4K", 2^30 as "1G": sizes as the options take them. */
+static void format_size(char *text, size_t size, size_t v)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (end == text || errno != 0)
-        logs_usage("bad size:", text);
-    switch (*end) {
-    case 'k':
-    case 'K':
-        v <<= 10, end++;
-        break;
-    case 'm':
-    case 'M':
-        v <<= 20, end++;
-        break;
-    case 'g':
-    case 'G':
-        v <<= 30, end++;
-        break;
-    default:
-        break;
+    const char *unit = "KMG";
+    int u = -1;
+    while (u < 2 && v >= 1024 && v % 1024 == 0) {
+        v /= 1024;
+        u++;
     }
-    if (*end != '\0' || v == 0)
-        logs_usage("bad size:", text);
+    snprintf(text, size, "%zu%.*s", v, u >= 0 ? 1 : 0, u >= 0 ? unit + u : "");
+}
+
+/* A number with an optional k/M/G suffix (powers of 1024) within min..max,
+ * parsed without overflow; else a usage error naming the option. */
+static size_t parse_size(const char *option, const char *text, size_t min, size_t max, int suffixes)
+{
+    unsigned long long v = 0;
+    const char *p = text;
+    int ok = *p >= '0' && *p <= '9';
+    for (; ok && *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (max - d) / 10) { /* beyond max (and never wrapped) */
+            v = (unsigned long long)max + 1;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            break;
+        }
+        v = v * 10 + d;
+    }
+    unsigned shift = 0;
+    if (ok && suffixes && *p != '\0' && p[1] == '\0') {
+        const char *units = "kKmMgG", *u = strchr(units, *p);
+        if (u != NULL) {
+            shift = 10 * (unsigned)(1 + (u - units) / 2);
+            p++;
+        }
+    }
+    ok = ok && *p == '\0';
+    if (ok && v > (max >> shift))
+        v = (unsigned long long)max + 1;
+    else
+        v <<= shift;
+    if (!ok || v < min || v > max) {
+        char range[128], low[32], high[32];
+        format_size(low, sizeof low, min);
+        format_size(high, sizeof high, max);
+        snprintf(range, sizeof range, "%s must be %s..%s%s:", option, low, high,
+                 suffixes ? " (suffixes k, M, G)" : "");
+        logs_usage(range, text);
+    }
     return (size_t)v;
 }
 
@@ -99,6 +139,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
     memset(cfg, 0, sizeof *cfg);
     cfg->progress = -1;
     cfg->chunk = LOG_DEFAULT_CHUNK;
+    cfg->max_line = LOG_DEFAULT_MAX_LINE;
     size_t nfiles = 0;
     int seen_command = 0, options_ended = 0, help = 0;
     for (int i = 1; i < argc; i++) {
@@ -122,8 +163,8 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             logs_usage("unknown option", a);
         memcpy(name, a, nl);
         name[nl] = '\0';
-        static const char *const valued[] = {"--format",  "--field",      "--query",
-                                             "--threads", "--chunk-size", "--impl"};
+        static const char *const valued[] = {"--format",     "--field",    "--query", "--threads",
+                                             "--chunk-size", "--max-line", "--impl"};
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= strcmp(name, valued[k]) == 0;
@@ -149,10 +190,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             else
                 logs_usage("unknown format (combined, common, w3c, auto):", value);
         } else if (strcmp(name, "--field") == 0) {
-            size_t n = parse_size(value);
-            if (n > LOG_MAX_FIELDS)
-                logs_usage("--field: at most 64:", value);
-            cfg->field = n;
+            cfg->field = parse_size("--field", value, 1, LOG_MAX_FIELDS, 0);
             cfg->format = FMT_FIELD;
         } else if (strcmp(name, "--query") == 0) {
             if (strcmp(value, "form") == 0)
@@ -164,15 +202,13 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             else
                 logs_usage("unknown query mode (form, plain, keep):", value);
         } else if (strcmp(name, "--threads") == 0) {
-            size_t n = parse_size(value);
-            if (n > 256)
-                logs_usage("--threads: at most 256:", value);
-            cfg->threads = (long)n;
+            cfg->threads = (long)parse_size("--threads", value, 1, LOG_MAX_THREADS, 0);
         } else if (strcmp(name, "--chunk-size") == 0) {
-            cfg->chunk = parse_size(value);
+            cfg->chunk = parse_size("--chunk-size", value, 1, (size_t)1 << 30, 1);
+        } else if (strcmp(name, "--max-line") == 0) {
+            cfg->max_line = parse_size("--max-line", value, (size_t)4 << 10, (size_t)256 << 20, 1);
         } else if (strcmp(name, "--impl") == 0) {
-            if (pct_use_implementation(value) != 0)
-                logs_usage("unknown or unavailable implementation:", value);
+            cli_use_implementation("pct logs", value);
         } else if (strcmp(name, "--decode-slash") == 0) {
             cfg->decode_slash = 1;
         } else if (strcmp(name, "--referer") == 0) {
@@ -183,6 +219,8 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             cfg->bytes = 1;
         } else if (strcmp(name, "--percent-u") == 0) {
             cfg->percent_u = 1;
+        } else if (strcmp(name, "--raw") == 0) {
+            cfg->raw = 1;
         } else if (strcmp(name, "--stats") == 0) {
             cfg->stats = 1;
         } else if (strcmp(name, "--progress") == 0) {
@@ -200,7 +238,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         print_logs_help();
         if (fflush(stdout) != 0)
             fatal("write error", strerror(errno));
-        return LOG_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (cfg->json && cfg->bytes)
         logs_usage("--bytes cannot be combined with --json (JSON text is UTF-8)", NULL);

@@ -1,20 +1,24 @@
 /* logs.c - `pct logs`: decode the request targets (and optionally referers)
  * of web server access logs, line by line, safely and fast.
  *
- * The parts, one file each:
- *   log_options.c   command line and --help
- *   log_format.c    parsing lines of each format, format detection
- *   log_decode.c    decoding a path/query/referer with libpct
- *   log_escape.c    escaping for line output and JSON
- *   log_output.c    line and JSON writers, --stats
- *   log_pipeline.c  reading (mmap/pipe), worker threads, in-order output,
- *                   progress
- *   log_scan.h/.c   finding the rare bytes that need work, 16 at a time
- *   log_util.c      errors, buffers, spans
+ * The parts, one file each (an internal library, tools/logs/):
+ *   log_options.c     command line and --help
+ *   log_input.c       opening and reading an input (read(2)), content type,
+ *                     faults: truncated, grown, removed, unreadable files
+ *   log_decompress.c  gzip and zstd input
+ *   log_pipeline.c    chunks of whole lines, worker threads, in-order
+ *                     output, long lines streamed, progress
+ *   log_format.c      parsing lines of each format, format detection
+ *   log_decode.c      decoding a path/query/referer with libpct
+ *   log_escape.c      escaping for line output and JSON
+ *   log_output.c      line and JSON writers, --stats
+ *   log_scan.h/.c     finding the rare bytes that need work, 16 at a time
+ *   log_util.c        buffers, spans (errors and writes: tools/cli.c)
  *
- * Safety: every byte that decoding produces goes through an escaping pass, so
- * log content cannot forge output: one input line is one output line, and no
- * control character (terminal escapes) reaches the output unescaped.
+ * Safety: every byte that decoding produces goes through an escaping pass, and
+ * the text that is not decoded through one for control bytes, so log content
+ * cannot forge output: one input line is one output line, and no control
+ * character (terminal escapes) reaches the output unescaped.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "log_decode.h"
 #include "log_options.h"
 #include "log_output.h"
@@ -86,5 +91,5 @@ int pct_logs_main(int argc, char **argv)
     if (cfg.stats)
         print_stats(&pl.run.total, pl.run.start);
     free(files);
-    return pl.run.failed ? LOG_EXIT_TROUBLE : LOG_EXIT_OK;
+    return pl.run.failed ? CLI_EXIT_TROUBLE : CLI_EXIT_OK;
 }

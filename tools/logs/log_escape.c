@@ -1,0 +1,79 @@
+/* log_escape.c - output escaping for line mode (Apache's convention: \" \\
+ * \n \r \t \xHH) and for JSON strings (\" \\ \n \r \t \u00HH). */
+#include <stdint.h>
+#include <string.h>
+
+#include "log_escape.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* prefix, then c as two lower-case hex digits. */
+static char *put_hex(char *o, const char *prefix, unsigned char c)
+{
+    size_t n = strlen(prefix);
+    memcpy(o, prefix, n);
+    o[n] = hex_digits[c >> 4];
+    o[n + 1] = hex_digits[c & 15];
+    return o + n + 2;
+}
+
+void log_escape_init(struct log_escape *e, int bytes)
+{
+    e->bytes = bytes;
+    /* Controls and DEL always; U+0080-U+009F (C2 80-C2 9F) are C1 controls
+     * (8-bit CSI and friends) unless --bytes keeps bytes as they are. */
+    log_scan_init(&e->scan[ESC_LINE], 0x20, 0, bytes ? "\"\\\x7f" : "\"\\\x7f\xc2");
+    log_scan_init(&e->scan[ESC_SPACED], 0x20, 0, bytes ? "\"\\\x7f " : "\"\\\x7f\xc2 ");
+    e->scan[ESC_JSON] = e->scan[ESC_LINE];
+    log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, bytes ? "\x7f" : "\x7f\xc2");
+}
+
+char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
+                 enum log_escape_mode mode)
+{
+    const struct log_scan *scan = &e->scan[mode];
+    int json = mode == ESC_JSON;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = log_scan_find(scan, src, i, n);
+        memcpy(o, src + i, j - i);
+        o += j - i;
+        if (j == n)
+            break;
+        unsigned char c = (unsigned char)src[j];
+        i = j + 1;
+        if (c == 0xC2) { /* U+0080-U+009F: C1 controls (8-bit CSI...) */
+            if (i < n && (unsigned char)src[i] >= 0x80 && (unsigned char)src[i] <= 0x9F &&
+                !e->bytes) {
+                unsigned char d = (unsigned char)src[i++];
+                o = json ? put_hex(o, "\\u00", d) : put_hex(put_hex(o, "\\x", c), "\\x", d);
+            } else {
+                *o++ = (char)c;
+            }
+            continue;
+        }
+        if (c == '\t' && mode == ESC_CONTROLS) { /* a field separator in some logs */
+            *o++ = (char)c;
+            continue;
+        }
+        *o++ = '\\';
+        switch (c) {
+        case '"':
+        case '\\':
+            *o++ = (char)c;
+            break;
+        case '\n':
+            *o++ = 'n';
+            break;
+        case '\r':
+            *o++ = 'r';
+            break;
+        case '\t':
+            *o++ = 't';
+            break;
+        default:
+            o = put_hex(o - 1, json ? "\\u00" : "\\x", c);
+        }
+    }
+    return o;
+}

@@ -1,0 +1,32 @@
+/* log_escape.h - the escaping that keeps decoded log content from forging
+ * output: one input line stays one output line, and no control character
+ * reaches a terminal. */
+#ifndef PCT_TOOLS_LOG_ESCAPE_H
+#define PCT_TOOLS_LOG_ESCAPE_H
+
+#include <stddef.h>
+
+#include "log_scan.h"
+
+/* What is escaped. */
+enum log_escape_mode {
+    ESC_LINE,     /* decoded text, line output: controls, '"', '\\' */
+    ESC_SPACED,   /* the same plus ' ' (whitespace-separated formats) */
+    ESC_JSON,     /* inside a JSON string */
+    ESC_CONTROLS, /* text that is not decoded: only controls (a tab stays) */
+    ESC_MODES
+};
+
+struct log_escape {
+    int bytes;                       /* --bytes: 0xC2 0x80-0x9F is not a C1 control */
+    struct log_scan scan[ESC_MODES]; /* the bytes that may need an escape */
+};
+
+void log_escape_init(struct log_escape *e, int bytes);
+
+/* Writes src escaped at o and returns the end of what it wrote. o needs room
+ * for 6 bytes per input byte. */
+char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
+                 enum log_escape_mode mode);
+
+#endif

@@ -1,0 +1,67 @@
+/* log_input.h - one input of `pct logs`: a file or stdin, read with read(2)
+ * (never mapped: a file truncated under us cannot kill the process), its
+ * content type detected from its first bytes (plain text, gzip, zstd;
+ * anything else is refused), and every fault reported with the file's name:
+ * a read error, a file that shrank, grew or was removed while being read. */
+#ifndef PCT_TOOLS_LOG_INPUT_H
+#define PCT_TOOLS_LOG_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "log_util.h"
+
+struct log_decompressor;
+
+struct log_input {
+    const char *name; /* in messages */
+    int fd;
+    int is_stdin;
+    int regular;           /* a regular file: read to its end, never wait */
+    int live;              /* a pipe or terminal of plain text: lines as they come */
+    uint64_t start;        /* file offset at open (stdin may be past 0) */
+    uint64_t offset;       /* file offset reached */
+    uint64_t size_at_open; /* regular files */
+    struct buf head;       /* the first bytes, read to detect the content type */
+    size_t head_pos;       /* how much of head has been handed out */
+    int eof;
+    int failed; /* a fault was reported */
+    struct log_decompressor *dec;
+};
+
+/* Opens name ("-": stdin) and detects its content type. Returns 0, or -1
+ * when it cannot be read (reported; nothing to close). */
+int log_input_open(struct log_input *in, const char *name);
+
+/* Reads up to n bytes of text (decompressed if need be) into dst. Returns
+ * the count, or 0 at the end of the input or after a fault (reported, and
+ * in->failed set). */
+size_t log_input_read(struct log_input *in, char *dst, size_t n);
+
+/* 1 if a read would return at once (data or end); for live inputs only. */
+int log_input_ready(const struct log_input *in);
+
+/* Checks the file did not change size or go away while it was read,
+ * releases it, and returns 0, or -1 if a fault was reported. */
+int log_input_close(struct log_input *in);
+
+/* Prints "pct logs: NAME: message" on stderr and marks the input failed. */
+void log_input_fault(struct log_input *in, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The same, for what is worth saying but is no fault. */
+void log_input_note(const struct log_input *in, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Low level, for the decompressors: reads up to n raw bytes of the file.
+ * Returns the count, 0 at its end, or -1 after a read error (reported). */
+ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n);
+
+#endif
