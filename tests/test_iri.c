@@ -162,6 +162,17 @@ static size_t random_utf8(char *out)
     return 4;
 }
 
+/* A random IRI character other than '%': the round trip below holds for IRIs
+ * without '%' only (iri_to_uri keeps "%41" as it is and pct_decode then turns
+ * it into "A"). */
+static size_t random_iri_char(char *out)
+{
+    size_t n;
+    while ((n = random_utf8(out)) == 1 && out[0] == '%')
+        ;
+    return n;
+}
+
 static void test_random(void)
 {
     const unsigned long n = check_iters(100000);
@@ -172,7 +183,7 @@ static void test_random(void)
         /* IRI to URI: ASCII only, decodes back to the IRI */
         size_t len = 0, k = rng_below(12);
         for (size_t j = 0; j < k; j++)
-            len += random_utf8(iri + len);
+            len += random_iri_char(iri + len);
         pct_result r = pct_iri_to_uri(iri, len, uri);
         check_input(iri, len, "iri_to_uri random");
         if (!CHECK_RESULT(r, PCT_OK, r.count))
