@@ -2,7 +2,7 @@
  * RFC's examples, ucschar/iprivate/bidi boundaries, ill-formed UTF-8
  * offsets, arguments; round trips, decoding equivalence, idempotence, in
  * place == out of place on random inputs, on every implementation. */
-#include "check.h"
+#include "check_impls.h"
 #include "pct.h"
 
 static void expect_to_uri(const char *src, size_t len, const char *exp)
@@ -175,7 +175,7 @@ static size_t random_iri_char(char *out)
 
 static void test_random(void)
 {
-    const unsigned long n = check_iters(100000);
+    const unsigned long n = test_iters(100000);
     char iri[256], uri[768], back[768], d1[768], d2[768];
     static const char *const noise[] = {"%", "%4", "%41", "%zz",  "%C3",    "%BC",    "%e2%80%ae",
                                         "?", "#",  "/",   "\xC3", "%F0%9F", "%98%80", "%ee%80%80"};
@@ -233,7 +233,7 @@ static void test_random(void)
 
 int main(void)
 {
-    check_seed_init("test_iri");
+    test_seed("test_iri");
     for (FOR_EACH_IMPL(k)) {
         test_examples();
         test_random();

@@ -9,7 +9,7 @@
  * The exhaustive part runs on the first implementation only (short inputs
  * never reach SIMD blocks); the random part, with inputs up to 600 bytes,
  * on every implementation. PCT_TEST_QUICK=1 shrinks both. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -295,9 +295,9 @@ static void exhaustive(void)
     /* input lengths per flag combination (2^(n-1) chunkings each) */
     static const size_t lens[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 14};
     static const size_t lens_quick[] = {0, 1, 2, 3, 5, 7, 9, 9};
-    const size_t *ln = check_quick() ? lens_quick : lens;
+    const size_t *ln = test_quick() ? lens_quick : lens;
     size_t nl =
-        check_quick() ? sizeof lens_quick / sizeof lens_quick[0] : sizeof lens / sizeof lens[0];
+        test_quick() ? sizeof lens_quick / sizeof lens_quick[0] : sizeof lens / sizeof lens[0];
     uint8_t buf[32];
     size_t f, i;
     /* the decoder: every flag combination, keep sets alternating */
@@ -325,7 +325,7 @@ static void random_chunkings(int empties)
     };
     static uint8_t buf[MAX + 64];
     static size_t ends[2 * MAX + 4];
-    unsigned long it, iters = check_iters(empties ? 1500 : 6000);
+    unsigned long it, iters = test_iters(empties ? 1500 : 6000);
     for (it = 0; it < iters; it++) {
         int decode = it % 3 != 0;
         size_t n = it % 20 == 0 ? rng_below(MAX) : rng_below(65);
@@ -523,7 +523,7 @@ static void bad_arguments(void)
 int main(void)
 {
     int first = 1;
-    check_seed_init("test_stream");
+    test_seed("test_stream");
     pct_set_clear(&keep_ascii);
     pct_set_add_chars(&keep_ascii, ";/?:@&=+$,#%A");
     pct_set_clear(&keep_mixed);
