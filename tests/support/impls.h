@@ -13,12 +13,12 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
 #include "impl.h"
 #include "knobs.h"
-#include <stdlib.h>
 
 #define TEST_MAX_IMPLS 16
 
@@ -28,7 +28,17 @@ static inline uint32_t test_impl_lacks(const pct_impl *impl)
     return impl->required & ~pct_cpu_features();
 }
 
-/* Human names of PCT_CPU_* bits, as cpu.h defines them. */
+/* Appends "[, ]text" to buf (size >= 1); what does not fit is cut. */
+static inline void test_append_name(char *buf, size_t size, size_t *used, const char *text)
+{
+    const char *const parts[2] = {*used ? ", " : "", text};
+    for (int p = 0; p < 2; p++)
+        for (const char *c = parts[p]; *c && *used + 1 < size; c++)
+            buf[(*used)++] = *c;
+    buf[*used] = '\0';
+}
+
+/* Human names of PCT_CPU_* bits, as cpu.h defines them (size >= 1). */
 static inline void test_cpu_feature_names(uint32_t bits, char *buf, size_t size)
 {
     static const struct {
@@ -45,13 +55,14 @@ static inline void test_cpu_feature_names(uint32_t bits, char *buf, size_t size)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (bits & names[i].bit) {
             bits &= ~names[i].bit;
-            used += (size_t)snprintf(buf + used, used < size ? size - used : 0, "%s%s",
-                                     used ? ", " : "", names[i].name);
+            test_append_name(buf, size, &used, names[i].name);
         }
     }
-    if (bits) /* a feature bit this list does not know yet */
-        snprintf(buf + used, used < size ? size - used : 0, "%sfeature bits 0x%08x",
-                 used ? ", " : "", (unsigned)bits);
+    if (bits) { /* a feature bit this list does not know yet */
+        char unknown[40];
+        snprintf(unknown, sizeof unknown, "feature bits 0x%08x", (unsigned)bits);
+        test_append_name(buf, size, &used, unknown);
+    }
 }
 
 /* Is name in the comma-separated list of the environment variable knob
