@@ -4,7 +4,9 @@
  * one-shot call's, and an error carries the one-shot status and absolute
  * offset; after an error every further call returns it. Every flag
  * combination each side accepts, with and without a keep set. Every dst is
- * malloc'd with exactly the size the header documents.
+ * malloc'd with exactly the size the header documents. Bad arguments (flags,
+ * a NULL set, a NULL src or dst with something to read or write) are
+ * PCT_INVALID_ARGUMENT on every implementation, and stick.
  *
  * The exhaustive part runs on the first implementation only (short inputs
  * never reach SIMD blocks); the random part, with inputs up to 600 bytes,
