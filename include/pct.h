@@ -230,7 +230,10 @@ PCT_API size_t pct_find(const char *src, size_t len, const pct_set *set);
 /* an unfinished %uXXXX or surrogate pair, or an unfinished UTF-8 sequence at */
 /* a chunk's end is carried into the next call (at most PCT_STREAM_CARRY    */
 /* bytes). After an error, every further call returns that same error.       */
-/* The state is a plain struct: no allocation, no cleanup.                   */
+/* dst may be NULL only when nothing can be written (an update with len 0, a */
+/* finish with nothing carried); otherwise a NULL src or dst is              */
+/* PCT_INVALID_ARGUMENT at offset 0. The state is a plain struct: no         */
+/* allocation, no cleanup.                                                   */
 /* ------------------------------------------------------------------------ */
 
 #define PCT_STREAM_CARRY 16
@@ -269,7 +272,9 @@ typedef struct pct_encoder {
     pct_stream_state state;
 } pct_encoder;
 
-/* set and flags as for pct_encode; set must outlive the encoder. */
+/* set and flags as for pct_encode; set must outlive the encoder. Returns
+ * PCT_OK or PCT_INVALID_ARGUMENT (a flag pct_encode does not take, or a NULL
+ * set; then every later call returns that too). */
 PCT_API pct_status pct_encoder_init(pct_encoder *enc, const pct_set *set, unsigned flags);
 /* dst needs 3 * (len + PCT_STREAM_CARRY) bytes and must not overlap src. */
 PCT_API pct_result pct_encoder_update(pct_encoder *enc, const char *src, size_t len, char *dst);

@@ -29,13 +29,21 @@ static pct_result latched(const pct_stream_state *s)
     return r;
 }
 
-static pct_status init(pct_stream_state *s, const pct_set *set, unsigned flags, unsigned allowed)
+/* An invalid init latches PCT_INVALID_ARGUMENT, so every later call on the
+ * state fails the same way instead of running with a bad set or flags. */
+static pct_status init(pct_stream_state *s, const pct_set *set, unsigned flags, int valid)
 {
     memset(s, 0, sizeof *s);
     s->set = set;
     s->flags = flags;
-    s->status = (flags & ~allowed) ? PCT_INVALID_ARGUMENT : PCT_OK;
+    s->status = valid ? PCT_OK : PCT_INVALID_ARGUMENT;
     return s->status;
+}
+
+static pct_result invalid_argument(pct_stream_state *s)
+{
+    pct_result r = {PCT_INVALID_ARGUMENT, 0};
+    return latch(s, r, 0);
 }
 
 static pct_result update(pct_stream_state *s, pct_decode_fn *run, const uint8_t *src, size_t len,
@@ -43,10 +51,10 @@ static pct_result update(pct_stream_state *s, pct_decode_fn *run, const uint8_t 
 {
     if (s->status != PCT_OK)
         return latched(s);
-    if (src == NULL && len != 0) {
-        pct_result r = {PCT_INVALID_ARGUMENT, 0};
-        return latch(s, r, 0);
-    }
+    /* As in the one-shot calls, a NULL buffer is only allowed with nothing
+     * to read or write; the kernels may assume valid pointers. */
+    if (len != 0 && (src == NULL || dst == NULL))
+        return invalid_argument(s);
     if (len == 0) { /* nothing new: the carry stays as it is */
         pct_result none = {PCT_OK, 0};
         return none;
@@ -91,6 +99,8 @@ static pct_result finish(pct_stream_state *s, pct_decode_fn *run, uint8_t *dst)
 {
     if (s->status != PCT_OK)
         return latched(s);
+    if (s->carry_len != 0 && dst == NULL)
+        return invalid_argument(s);
     pct_result r = run(s->carry, s->carry_len, dst, s->set, s->flags, NULL);
     if (r.status != PCT_OK)
         return latch(s, r, s->position);
@@ -101,10 +111,8 @@ static pct_result finish(pct_stream_state *s, pct_decode_fn *run, uint8_t *dst)
 
 pct_status pct_decoder_init(pct_decoder *dec, const pct_set *keep, unsigned flags)
 {
-    unsigned allowed = PCT_DECODE_FLAGS;
-    if ((flags & PCT_UTF8) && (flags & PCT_UTF8_REPLACE))
-        allowed = 0; /* contradictory */
-    return init(&dec->state, keep, flags, allowed);
+    const int contradictory = (flags & PCT_UTF8) && (flags & PCT_UTF8_REPLACE);
+    return init(&dec->state, keep, flags, !(flags & ~(unsigned)PCT_DECODE_FLAGS) && !contradictory);
 }
 
 pct_result pct_decoder_update(pct_decoder *dec, const char *src, size_t len, char *dst)
@@ -120,7 +128,7 @@ pct_result pct_decoder_finish(pct_decoder *dec, char *dst)
 
 pct_status pct_encoder_init(pct_encoder *enc, const pct_set *set, unsigned flags)
 {
-    return init(&enc->state, set, flags, set ? PCT_ENCODE_FLAGS : 0);
+    return init(&enc->state, set, flags, !(flags & ~(unsigned)PCT_ENCODE_FLAGS) && set != NULL);
 }
 
 pct_result pct_encoder_update(pct_encoder *enc, const char *src, size_t len, char *dst)

@@ -1,14 +1,13 @@
-/* check.h - the unit tests' tiny harness: counted checks, hex dumps, a seeded PRNG
+/* check.h - the unit tests' tiny harness: counted checks, hex dumps; the
+ * seeded PRNG and the knobs are support/prng.h's, the loop over
+ * implementations is check_impls.h's.
  *
  * Every check counts a pass or a failure; a failure prints file:line, the
  * implementation in use, the current input (check_input) and, for byte
  * comparisons, a hex dump of expected and actual. check_done() prints
  * "N passed, M failed" and returns main's exit status.
  *
- * Environment knobs (all tests):
- *   PCT_TEST_SEED=N    seed of the PRNG (default: from the clock; always printed)
- *   PCT_TEST_QUICK=1   shrink iteration counts (sanitizers, qemu)
- *   PCT_TEST_IMPL=name run only that implementation (default: every one listed)
+ * Environment knobs: support/knobs.h.
  */
 #ifndef PCT_TEST_CHECK_H
 #define PCT_TEST_CHECK_H
@@ -18,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pct.h"
+#include "support/prng.h"
 
 /* Make UBSan findings fail the test (meson 1.0 would report OK otherwise).
  * UBSAN_OPTIONS in the environment still overrides this. */
@@ -236,95 +235,6 @@ static inline int check_done(void)
     fflush(stdout);
     return check_failed ? 1 : 0;
 }
-
-/* ------------------------------------------------------------------------ */
-/* Knobs, PRNG                                                               */
-/* ------------------------------------------------------------------------ */
-
-static inline int check_quick(void)
-{
-    const char *q = getenv("PCT_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-/* n iterations normally, n/16 (at least 1) in quick mode. */
-static inline unsigned long check_iters(unsigned long n)
-{
-    if (!check_quick())
-        return n;
-    return n / 16 ? n / 16 : 1;
-}
-
-static uint64_t check_rng_state;
-
-static inline uint64_t rng_next(void) /* splitmix64 */
-{
-    uint64_t z = (check_rng_state += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n) (n > 0; the bias of the modulo is irrelevant here). */
-static inline size_t rng_below(size_t n)
-{
-    return (size_t)(rng_next() % n);
-}
-
-static inline int rng_chance(unsigned percent)
-{
-    return rng_below(100) < percent;
-}
-
-static inline uint64_t check_seed_init(const char *test)
-{
-    const char *s = getenv("PCT_TEST_SEED");
-    uint64_t seed;
-    if (s && *s)
-        seed = strtoull(s, NULL, 0);
-    else
-        seed = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)clock();
-    check_rng_state = seed;
-    printf("%s: seed %llu (PCT_TEST_SEED=%llu reproduces)%s\n", test, (unsigned long long)seed,
-           (unsigned long long)seed, check_quick() ? ", quick mode" : "");
-    fflush(stdout);
-    return seed;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Implementations: run a test body once per implementation                  */
-/* ------------------------------------------------------------------------ */
-
-/* Switches to the first implementation listed at index >= i (restricted to
- * PCT_TEST_IMPL when set) and returns its index, or (size_t)-1 past the end. */
-static inline size_t check_next_impl(size_t i)
-{
-    const char *only = getenv("PCT_TEST_IMPL");
-    const char *name;
-    for (;; i++) {
-        name = pct_implementation_name(i);
-        if (!name) {
-            check_impl = "-";
-            return (size_t)-1;
-        }
-        if (!only || !*only || strcmp(only, name) == 0)
-            break;
-    }
-    check_input(NULL, 0, "%s", "");
-    check_impl = name;
-    check_failed_here = 0;
-    if (CHECK_MSG(pct_use_implementation(name) == 0, "pct_use_implementation(\"%s\") failed", name))
-        CHECK_STR(name, pct_implementation());
-    printf("  implementation %s\n", name);
-    fflush(stdout);
-    return i;
-}
-
-/* for (FOR_EACH_IMPL(k)) { ... }: the body runs once per implementation. */
-#define FOR_EACH_IMPL(k)                                                                           \
-    size_t k = 0;                                                                                  \
-    (k = check_next_impl(k)) != (size_t)-1;                                                        \
-    k++
 
 /* ------------------------------------------------------------------------ */
 /* Buffers                                                                   */

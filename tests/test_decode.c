@@ -3,7 +3,7 @@
  * (maximal subparts), flag checking; then every 3-byte "%XY", every escaped
  * byte pair under PCT_UTF8, escapes at every position of long buffers, and
  * random inputs, all against the reference model of ref.h. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -245,7 +245,7 @@ static void exhaustive_triples(int first)
     uint8_t in[5];
     for (f = 0; f < sizeof flag_set / sizeof flag_set[0]; f++) {
         unsigned flags = flag_set[f];
-        if ((check_quick() || !first) && f != 2)
+        if ((test_quick() || !first) && f != 2)
             continue; /* PLUS|STRICT|UTF8 only */
         for (x = 0; x < 256; x++) {
             for (y = 0; y < 256; y++) {
@@ -269,11 +269,11 @@ static void exhaustive_pairs(void)
 {
     unsigned x, y;
     char in[16];
-    for (x = 0x80; x < 256; x += check_quick() ? 5 : 1) {
+    for (x = 0x80; x < 256; x += test_quick() ? 5 : 1) {
         for (y = 0; y < 256; y++) {
             int n = snprintf(in, sizeof in, "%%%02X%%%02x", x, y);
             decode_vs_model((const uint8_t *)in, (size_t)n, NULL, PCT_UTF8);
-            if (!check_quick()) {
+            if (!test_quick()) {
                 decode_vs_model((const uint8_t *)in, (size_t)n, NULL, PCT_UTF8_REPLACE);
                 in[3] = (char)y;
                 decode_vs_model((const uint8_t *)in, 4, NULL, PCT_UTF8 | PCT_STRICT);
@@ -287,7 +287,7 @@ static void exhaustive_pairs(void)
                                         0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xE0, 0xFF};
         size_t a, b, c;
         unsigned lead;
-        for (lead = 0xE0; lead <= 0xF4; lead += check_quick() ? 4 : 1)
+        for (lead = 0xE0; lead <= 0xF4; lead += test_quick() ? 4 : 1)
             for (a = 0; a < sizeof cont / sizeof cont[0]; a++)
                 for (b = 0; b < sizeof cont / sizeof cont[0]; b++)
                     for (c = 0; c < sizeof cont / sizeof cont[0]; c++) {
@@ -318,7 +318,7 @@ static void every_position(void)
         MAXLEN = 100
     };
     uint8_t buf[MAXLEN + 16];
-    size_t it, len, pos, f, step = check_quick() ? 7 : 1;
+    size_t it, len, pos, f, step = test_quick() ? 7 : 1;
     for (it = 0; it < sizeof items / sizeof items[0]; it++) {
         size_t il = strlen(items[it]);
         for (len = il; len <= MAXLEN; len += (len < 40 ? step : 13 * step)) {
@@ -356,7 +356,7 @@ static void random_inputs(void)
         MAX = 1200
     };
     static uint8_t buf[MAX + 32];
-    unsigned long it, iters = check_iters(30000);
+    unsigned long it, iters = test_iters(30000);
     pct_set keep;
     for (it = 0; it < iters; it++) {
         unsigned flags = all_flags[rng_below(NFLAGS)];
@@ -377,7 +377,7 @@ static void random_inputs(void)
 
 int main(void)
 {
-    check_seed_init("test_decode");
+    test_seed("test_decode");
     pct_set_clear(&slash);
     pct_set_add_byte(&slash, '/');
     for (FOR_EACH_IMPL(k)) {
@@ -386,7 +386,7 @@ int main(void)
         bad_arguments();
         /* short inputs: SIMD kernels see them in their scalar tails, so in
          * quick mode the exhaustive loops run on the first one only */
-        if (k == 0 || !check_quick()) {
+        if (k == 0 || !test_quick()) {
             exhaustive_triples(k == 0);
             exhaustive_pairs();
         }

@@ -278,8 +278,7 @@ static void *worker_main(void *arg)
     for (it = 0; it < w->iters; it++) {
         struct tcase *c;
         pct_result r;
-        s = s * 6364136223846793005u + 1442695040888963407u;
-        c = &cases[(s >> 33) % NCASES];
+        c = &cases[rng_step(&s) % NCASES]; /* per-thread state: no data race */
         r = pct_decode(c->in, c->len, dst, PCT_PLUS | PCT_UTF8_REPLACE);
         if (r.status != c->rdec.status || r.count != c->rdec.count ||
             mem_cmp(dst, c->dec, r.count) != 0)
@@ -336,7 +335,7 @@ static void threads(void)
         return;
     }
     for (i = 0; i < NWORKERS; i++) {
-        w[i].iters = check_iters(20000);
+        w[i].iters = test_iters(20000);
         w[i].mismatches = 0;
         w[i].seed = rng_next();
         if (pthread_create(&tw[i], NULL, worker_main, &w[i]) != 0)
@@ -350,7 +349,7 @@ static void threads(void)
     pthread_join(ts, NULL);
     check_input(NULL, 0, "threads");
     printf("  threads: %lu implementation switches during %d x %lu calls\n", switches[0], NWORKERS,
-           3 * check_iters(20000));
+           3 * test_iters(20000));
     CHECK_EQ(total, 0);
     CHECK_EQ(switches[1], 0);
     CHECK(switches[0] > 0);
@@ -360,7 +359,7 @@ int main(void)
 {
     /* first, before this process makes any call: children with PCT_IMPL */
     env_variable();
-    check_seed_init("test_dispatch");
+    test_seed("test_dispatch");
     api();
     threads();
     return check_done();

@@ -2,7 +2,7 @@
  * PCT_PLUS, PCT_KEEP_ESCAPES, PCT_UTF8 input validation offsets, exact
  * lengths, flag checking, items at every position, random inputs against the
  * reference model. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -212,7 +212,7 @@ static void every_position(void)
         MAXLEN = 100
     };
     uint8_t buf[MAXLEN];
-    size_t it, len, pos, f, s, step = check_quick() ? 5 : 1;
+    size_t it, len, pos, f, s, step = test_quick() ? 5 : 1;
     for (it = 0; it < sizeof items / sizeof items[0]; it++) {
         size_t il = strlen(items[it]) ? strlen(items[it]) : 1;
         for (len = il; len <= MAXLEN; len += (len < 40 ? step : 11 * step)) {
@@ -234,7 +234,7 @@ static void random_inputs(void)
         MAX = 1500
     };
     static uint8_t buf[MAX + 8];
-    unsigned long it, iters = check_iters(20000);
+    unsigned long it, iters = test_iters(20000);
     pct_set rs;
     for (it = 0; it < iters; it++) {
         unsigned flags = all_flags[rng_below(NFLAGS)];
@@ -258,7 +258,7 @@ static void random_inputs(void)
 
 int main(void)
 {
-    check_seed_init("test_encode");
+    test_seed("test_encode");
     for (FOR_EACH_IMPL(k)) {
         all_bytes();
         flags_behaviour();

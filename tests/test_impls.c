@@ -6,72 +6,14 @@
  * PROT_NONE guard pages (after, then before), so a SIMD over- or under-read
  * faults even in an optimized build without sanitizers. POSIX (mmap). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS in glibc */
-#if !defined(_POSIX_C_SOURCE) || _POSIX_C_SOURCE < 200809L
-#undef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-
-#include <sys/mman.h>
-#include <unistd.h>
-
-#if defined(MAP_ANONYMOUS)
-#define PCT_MAP_ANON MAP_ANONYMOUS
-#else
-#define PCT_MAP_ANON MAP_ANON
-#endif
 
 #include "check.h"
 #include "impl.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
-
-/* ------------------------------------------------------------------------ */
-/* Guarded buffers                                                           */
-/* ------------------------------------------------------------------------ */
-
-typedef struct guarded {
-    unsigned char *map;
-    size_t map_len, cap;
-    unsigned char *lo; /* first usable byte: right after a guard page */
-} guarded;
-
-static size_t page;
-
-/* [guard][cap rounded up to pages][guard] */
-static guarded guarded_alloc(size_t cap)
-{
-    guarded g;
-    size_t body = (cap + page - 1) / page * page;
-    if (body == 0)
-        body = page;
-    g.cap = body;
-    g.map_len = body + 2 * page;
-    g.map = (unsigned char *)mmap(NULL, g.map_len, PROT_READ | PROT_WRITE,
-                                  MAP_PRIVATE | PCT_MAP_ANON, -1, 0);
-    if (g.map == MAP_FAILED) {
-        perror("mmap");
-        exit(99);
-    }
-    if (mprotect(g.map, page, PROT_NONE) != 0 ||
-        mprotect(g.map + page + body, page, PROT_NONE) != 0) {
-        perror("mprotect");
-        exit(99);
-    }
-    g.lo = g.map + page;
-    return g;
-}
-
-static void guarded_free(guarded *g)
-{
-    munmap(g->map, g->map_len);
-}
-
-/* n bytes placed flush against the upper guard (at_end) or the lower one. */
-static unsigned char *place(guarded *g, size_t n, int at_end)
-{
-    return at_end ? g->lo + g->cap - n : g->lo;
-}
+#include "support/guard.h"
+#include "support/impls.h"
 
 /* ------------------------------------------------------------------------ */
 /* Comparisons                                                               */
@@ -111,8 +53,8 @@ static int same(pct_result a, pct_result b)
 
 static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int at_end)
 {
-    const pct_impl *ref = pct_impl_by_name("scalar");
-    unsigned char *in = place(&gin, len, at_end);
+    const pct_impl *ref = test_scalar_impl();
+    unsigned char *in = guarded_place(&gin, len, at_end);
     size_t f, s, consumed;
     pct_result a, b;
     mem_cpy(in, data, len);
@@ -138,8 +80,8 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
                     at_end ? "at end" : "at start");
         if (!CHECK_EQ(l1, l2))
             continue;
-        o1 = place(&gout, l1, 1); /* output flush against the guard too */
-        o2 = gref.lo;
+        o1 = guarded_place(&gout, l1, 1); /* output flush against the guard too */
+        o2 = gref.data;
         a = im->encode(in, len, o1, set, flags, NULL);
         b = ref->encode(in, len, o2, set, flags, NULL);
         if (!same(a, b) || (a.status == PCT_OK && mem_cmp(o1, o2, a.count) != 0)) {
@@ -149,12 +91,12 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
             check_passed++;
         }
         /* partial: a prefix's worth, then compare with the reference on it */
-        a = im->encode(in, len, place(&gout, 3 * len, 1), set, flags, &consumed);
+        a = im->encode(in, len, guarded_place(&gout, 3 * len, 1), set, flags, &consumed);
         if (a.status == PCT_OK) {
             CHECK(consumed <= len && len - consumed <= PCT_MAX_UNCONSUMED);
             b = ref->encode(in, consumed, o2, set, flags, NULL);
             if (CHECK_RESULT(b, PCT_OK, a.count))
-                CHECK_MEM(o2, b.count, place(&gout, 3 * len, 1), a.count);
+                CHECK_MEM(o2, b.count, guarded_place(&gout, 3 * len, 1), a.count);
         } else {
             b = ref->encode(in, len, o2, set, flags, NULL);
             CHECK_RESULT(a, b.status, b.count);
@@ -167,7 +109,7 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
                               : (len + f) % 3 == 0             ? &keep_ascii
                                                                : NULL;
         size_t cap = (flags & PCT_UTF8_REPLACE) ? 3 * len : len;
-        unsigned char *o1 = place(&gout, cap, 1), *o2 = gref.lo;
+        unsigned char *o1 = guarded_place(&gout, cap, 1), *o2 = gref.data;
         check_input(data, len, "decode flags=%s%s%s (%s)", flag_str(flags & 63),
                     (flags & PCT_INTERNAL_NORMALIZE) ? "|NORMALIZE" : "", keep ? " keep" : "",
                     at_end ? "at end" : "at start");
@@ -213,10 +155,10 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
 static void run_impl(const pct_impl *im)
 {
     static uint8_t buf[MAXLEN + 64];
-    unsigned long it, iters = check_iters(3000);
+    unsigned long it, iters = test_iters(3000);
     size_t len;
     /* every length 0..300 of a few textures */
-    for (len = 0; len <= 300; len += check_quick() ? 7 : 1) {
+    for (len = 0; len <= 300; len += test_quick() ? 7 : 1) {
         size_t k;
         for (k = 0; k < len; k++)
             buf[k] = (uint8_t)(k % 7 == 3 ? '%' : k % 11 == 5 ? 0xC3 : 'a' + k % 26);
@@ -239,8 +181,7 @@ static void run_impl(const pct_impl *im)
 int main(void)
 {
     size_t i, runnable = 0;
-    check_seed_init("test_impls");
-    page = (size_t)sysconf(_SC_PAGESIZE);
+    test_seed("test_impls");
     gin = guarded_alloc(MAXLEN);
     gout = guarded_alloc(3 * MAXLEN);
     gref = guarded_alloc(3 * MAXLEN);
@@ -250,31 +191,34 @@ int main(void)
     check_input(NULL, 0, "table");
     CHECK(pct_impl_by_name("scalar") != NULL);
     CHECK(pct_impl_by_name("bogus") == NULL);
-    /* the public list is the runnable part of the table, in table order */
+    /* the library agrees with the harness on what runs here: the public list
+     * is the runnable part of the table, in table order */
     {
         size_t pub = 0;
         for (i = 0; pct_impl_table[i]; i++) {
             const char *name = pct_impl_table[i]->name;
-            if (pct_impl_by_name(name)) {
+            const int runs = test_impl_lacks(pct_impl_table[i]) == 0;
+            CHECK_MSG(runs == (pct_impl_by_name(name) != NULL),
+                      "pct_impl_by_name(\"%s\") disagrees with the table's requirements", name);
+            if (runs) {
                 if (CHECK(pct_implementation_name(pub) != NULL))
                     CHECK_STR(name, pct_implementation_name(pub));
                 pub++;
-            } else {
-                printf("  %s: compiled in, not runnable here (skipped)\n", name);
             }
         }
         CHECK(pct_implementation_name(pub) == NULL);
     }
-    for (i = 0; pct_impl_table[i]; i++) {
-        const pct_impl *im = pct_impl_table[i];
-        if (!pct_impl_by_name(im->name))
-            continue;
-        runnable++;
-        check_impl = im->name;
-        check_failed_here = 0;
-        printf("  implementation %s vs scalar\n", im->name);
-        fflush(stdout);
-        run_impl(im);
+    {
+        const pct_impl *impls[TEST_MAX_IMPLS];
+        const size_t n = test_impls("  ", "PCT_TEST_IMPL", impls);
+        for (i = 0; i < n; i++) {
+            check_impl = impls[i]->name;
+            check_failed_here = 0;
+            printf("  implementation %s vs scalar\n", impls[i]->name);
+            fflush(stdout);
+            run_impl(impls[i]);
+            runnable++;
+        }
     }
     CHECK(runnable >= 1);
     guarded_free(&gin);

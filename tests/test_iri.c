@@ -2,7 +2,7 @@
  * RFC's examples, ucschar/iprivate/bidi boundaries, ill-formed UTF-8
  * offsets, arguments; round trips, decoding equivalence, idempotence, in
  * place == out of place on random inputs, on every implementation. */
-#include "check.h"
+#include "check_impls.h"
 #include "pct.h"
 
 static void expect_to_uri(const char *src, size_t len, const char *exp)
@@ -162,9 +162,20 @@ static size_t random_utf8(char *out)
     return 4;
 }
 
+/* A random IRI character other than '%': the round trip below holds for IRIs
+ * without '%' only (iri_to_uri keeps "%41" as it is and pct_decode then turns
+ * it into "A"). */
+static size_t random_iri_char(char *out)
+{
+    size_t n;
+    while ((n = random_utf8(out)) == 1 && out[0] == '%')
+        ;
+    return n;
+}
+
 static void test_random(void)
 {
-    const unsigned long n = check_iters(100000);
+    const unsigned long n = test_iters(100000);
     char iri[256], uri[768], back[768], d1[768], d2[768];
     static const char *const noise[] = {"%", "%4", "%41", "%zz",  "%C3",    "%BC",    "%e2%80%ae",
                                         "?", "#",  "/",   "\xC3", "%F0%9F", "%98%80", "%ee%80%80"};
@@ -172,9 +183,10 @@ static void test_random(void)
         /* IRI to URI: ASCII only, decodes back to the IRI */
         size_t len = 0, k = rng_below(12);
         for (size_t j = 0; j < k; j++)
-            len += random_utf8(iri + len);
+            len += random_iri_char(iri + len);
         pct_result r = pct_iri_to_uri(iri, len, uri);
         check_input(iri, len, "iri_to_uri random");
+        CHECK(memchr(iri, '%', len) == NULL); /* inside the property, or it proves nothing */
         if (!CHECK_RESULT(r, PCT_OK, r.count))
             continue;
         int ascii = 1;
@@ -222,7 +234,7 @@ static void test_random(void)
 
 int main(void)
 {
-    check_seed_init("test_iri");
+    test_seed("test_iri");
     for (FOR_EACH_IMPL(k)) {
         test_examples();
         test_random();

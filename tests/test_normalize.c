@@ -2,7 +2,7 @@
  * unreserved escapes decoded, the stray-'%' rule that keeps it idempotent,
  * STRICT errors, never longer, in place; exhaustively over short strings of
  * an adversarial alphabet and on random inputs, against the model. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -156,7 +156,7 @@ static void vectors(void)
 static void exhaustive(int first)
 {
     static const char alpha[] = "%46aEg~";
-    const size_t na = sizeof alpha - 1, maxlen = check_quick() ? 5 : first ? 6 : 5;
+    const size_t na = sizeof alpha - 1, maxlen = test_quick() ? 5 : first ? 6 : 5;
     uint8_t buf[8];
     size_t len, idx[8], k;
     for (len = 0; len <= maxlen; len++) {
@@ -184,7 +184,7 @@ static void random_inputs(void)
         MAX = 1000
     };
     static uint8_t buf[MAX + 64];
-    unsigned long it, iters = check_iters(20000);
+    unsigned long it, iters = test_iters(20000);
     for (it = 0; it < iters; it++) {
         size_t len;
         if (it % 2) {
@@ -204,7 +204,7 @@ static void random_inputs(void)
 
 int main(void)
 {
-    check_seed_init("test_normalize");
+    test_seed("test_normalize");
     for (FOR_EACH_IMPL(k)) {
         vectors();
         exhaustive(k == 0);

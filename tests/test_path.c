@@ -317,7 +317,7 @@ static size_t ref_remove_dot_segments(const char *in, size_t n, char *out)
 static void test_model(void)
 {
     static const char *const pieces[] = {"/", "/", ".", "..", "a", "%2e", "%2E%2e", "b", "//"};
-    const unsigned long n = check_iters(200000);
+    const unsigned long n = test_iters(200000);
     char src[64], exp[64], out[64];
     for (unsigned long it = 0; it < n; it++) {
         size_t len = 0, k = rng_below(10);
@@ -401,7 +401,7 @@ static int class_of(int b) /* 0 slash, 1 backslash, 2 control, 3 percent, -1 oth
 
 static void test_properties(void)
 {
-    const unsigned long n = check_iters(300000);
+    const unsigned long n = test_iters(300000);
     char src[128], out[128], again[128];
     for (unsigned long it = 0; it < n; it++) {
         pct_path_policy p;
@@ -487,7 +487,7 @@ static void test_properties(void)
 
 int main(void)
 {
-    check_seed_init("test_path");
+    test_seed("test_path");
     test_rfc3986_examples();
     test_encoded_dots();
     test_classes();

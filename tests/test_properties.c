@@ -10,7 +10,7 @@
  *     leaves encode(x, rfc3986) alone
  *   decode(x, UTF8_REPLACE) is UTF-8, equals decode(x, UTF8) when that works
  */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -183,8 +183,8 @@ int main(void)
         MAX = 600
     };
     static uint8_t x[MAX + 32];
-    unsigned long it, iters = check_iters(6000);
-    check_seed_init("test_properties");
+    unsigned long it, iters = test_iters(6000);
+    test_seed("test_properties");
     for (FOR_EACH_IMPL(k)) {
         for (it = 0; it < iters; it++) {
             size_t n, si = it % NSETS;

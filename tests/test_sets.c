@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "check_impls.h"
 #include "pct.h"
 #include "ref.h"
 
@@ -252,7 +252,7 @@ static void test_find(void)
         MAX = 700
     };
     static uint8_t buf[MAX];
-    unsigned long it, iters = check_iters(4000);
+    unsigned long it, iters = test_iters(4000);
     size_t s, len, pos, b, off;
     pct_set rs;
 
@@ -260,8 +260,8 @@ static void test_find(void)
     CHECK_EQ(pct_find(NULL, 0, &pct_set_rfc3986), 0);
     /* every byte value at every position of a few lengths, every set */
     for (s = 0; s < NSETS; s++) {
-        for (len = 1; len <= 70; len += check_quick() ? 69 : 23) {
-            for (pos = 0; pos < len; pos += check_quick() ? 7 : 1) {
+        for (len = 1; len <= 70; len += test_quick() ? 69 : 23) {
+            for (pos = 0; pos < len; pos += test_quick() ? 7 : 1) {
                 for (b = 0; b < 256; b++) {
                     uint8_t *in = (uint8_t *)xmalloc(len);
                     memset(in, 'a', len); /* 'a' is in no predefined set */
@@ -304,7 +304,7 @@ static void test_find(void)
 
 int main(void)
 {
-    check_seed_init("test_sets");
+    test_seed("test_sets");
     test_predefined();
     test_builders();
     test_by_name();

@@ -4,12 +4,14 @@
  * one-shot call's, and an error carries the one-shot status and absolute
  * offset; after an error every further call returns it. Every flag
  * combination each side accepts, with and without a keep set. Every dst is
- * malloc'd with exactly the size the header documents.
+ * malloc'd with exactly the size the header documents. Bad arguments (flags,
+ * a NULL set, a NULL src or dst with something to read or write) are
+ * PCT_INVALID_ARGUMENT on every implementation, and stick.
  *
  * The exhaustive part runs on the first implementation only (short inputs
  * never reach SIMD blocks); the random part, with inputs up to 600 bytes,
  * on every implementation. PCT_TEST_QUICK=1 shrinks both. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -295,9 +297,9 @@ static void exhaustive(void)
     /* input lengths per flag combination (2^(n-1) chunkings each) */
     static const size_t lens[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 14};
     static const size_t lens_quick[] = {0, 1, 2, 3, 5, 7, 9, 9};
-    const size_t *ln = check_quick() ? lens_quick : lens;
+    const size_t *ln = test_quick() ? lens_quick : lens;
     size_t nl =
-        check_quick() ? sizeof lens_quick / sizeof lens_quick[0] : sizeof lens / sizeof lens[0];
+        test_quick() ? sizeof lens_quick / sizeof lens_quick[0] : sizeof lens / sizeof lens[0];
     uint8_t buf[32];
     size_t f, i;
     /* the decoder: every flag combination, keep sets alternating */
@@ -325,7 +327,7 @@ static void random_chunkings(int empties)
     };
     static uint8_t buf[MAX + 64];
     static size_t ends[2 * MAX + 4];
-    unsigned long it, iters = check_iters(empties ? 1500 : 6000);
+    unsigned long it, iters = test_iters(empties ? 1500 : 6000);
     for (it = 0; it < iters; it++) {
         int decode = it % 3 != 0;
         size_t n = it % 20 == 0 ? rng_below(MAX) : rng_below(65);
@@ -354,6 +356,78 @@ static void random_chunkings(int empties)
         }
         free(want.out);
     }
+}
+
+/* An encoder without a set is refused at init, as pct_encode refuses a NULL
+ * set, and stays refused. */
+static void null_set_encoder(void)
+{
+    static const unsigned flags[] = {0, PCT_PLUS, PCT_STRICT};
+    char dst[3 * (8 + PCT_STREAM_CARRY)];
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        pct_encoder e;
+        check_input(NULL, 0, "pct_encoder_init(NULL set) flags=%s", flag_str(flags[i]));
+        CHECK_EQ(pct_encoder_init(&e, NULL, flags[i]), PCT_INVALID_ARGUMENT);
+        CHECK_RESULT(pct_encoder_update(&e, "a b", 3, dst), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_encoder_update(&e, NULL, 0, dst), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_encoder_finish(&e, dst), PCT_INVALID_ARGUMENT, 0);
+    }
+}
+
+/* dst == NULL is refused whenever something could be written (input bytes,
+ * or a carried tail at finish), before any kernel runs, and the error
+ * sticks; with nothing to write it is allowed. The long input reaches the
+ * SIMD blocks of every implementation. */
+static void null_dst(void)
+{
+    enum {
+        LONG = 300
+    };
+    static char text[LONG];
+    char dst[3 * (LONG + PCT_STREAM_CARRY)];
+    pct_decoder d;
+    pct_encoder e;
+    pct_result r;
+    for (size_t i = 0; i < LONG; i++)
+        text[i] = "ab%41 c\xC3\xA9/"[i % 10];
+    for (size_t n = 1; n <= LONG; n += LONG - 1) {
+        check_input(text, n, "decoder update, dst NULL");
+        CHECK_EQ(pct_decoder_init(&d, NULL, 0), PCT_OK);
+        CHECK_RESULT(pct_decoder_update(&d, text, n, NULL), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_decoder_update(&d, text, n, dst), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_decoder_finish(&d, dst), PCT_INVALID_ARGUMENT, 0);
+        check_input(text, n, "encoder update, dst NULL");
+        CHECK_EQ(pct_encoder_init(&e, &pct_set_component, PCT_PLUS), PCT_OK);
+        CHECK_RESULT(pct_encoder_update(&e, text, n, NULL), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_encoder_update(&e, text, n, dst), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_encoder_finish(&e, dst), PCT_INVALID_ARGUMENT, 0);
+    }
+    /* finish with a carried tail ("%4" is carried: the next byte decides) */
+    check_input("ab%4", 4, "decoder finish, dst NULL");
+    CHECK_EQ(pct_decoder_init(&d, NULL, 0), PCT_OK);
+    r = pct_decoder_update(&d, "ab%4", 4, dst);
+    CHECK(r.status == PCT_OK && r.count <= 2);
+    CHECK_RESULT(pct_decoder_finish(&d, NULL), PCT_INVALID_ARGUMENT, 0);
+    CHECK_RESULT(pct_decoder_finish(&d, dst), PCT_INVALID_ARGUMENT, 0);
+    check_input("ab%4", 4, "encoder finish, dst NULL");
+    CHECK_EQ(pct_encoder_init(&e, &pct_set_component, PCT_KEEP_ESCAPES), PCT_OK);
+    r = pct_encoder_update(&e, "ab%4", 4, dst);
+    CHECK(r.status == PCT_OK && r.count <= 2);
+    CHECK_RESULT(pct_encoder_finish(&e, NULL), PCT_INVALID_ARGUMENT, 0);
+    CHECK_RESULT(pct_encoder_finish(&e, dst), PCT_INVALID_ARGUMENT, 0);
+    /* nothing to write: NULL is fine, and the stream goes on */
+    check_input("ab", 2, "dst NULL with nothing to write");
+    CHECK_EQ(pct_decoder_init(&d, NULL, 0), PCT_OK);
+    CHECK_RESULT(pct_decoder_update(&d, NULL, 0, NULL), PCT_OK, 0);
+    CHECK_RESULT(pct_decoder_finish(&d, NULL), PCT_OK, 0);
+    CHECK_EQ(pct_decoder_init(&d, NULL, 0), PCT_OK);
+    r = pct_decoder_update(&d, "ab", 2, dst);
+    CHECK_OUT(r, dst, "ab", 2);
+    CHECK_RESULT(pct_decoder_update(&d, "", 0, NULL), PCT_OK, 0);
+    CHECK_RESULT(pct_decoder_finish(&d, NULL), PCT_OK, 0);
+    CHECK_EQ(pct_encoder_init(&e, &pct_set_component, 0), PCT_OK);
+    CHECK_RESULT(pct_encoder_update(&e, NULL, 0, NULL), PCT_OK, 0);
+    CHECK_RESULT(pct_encoder_finish(&e, NULL), PCT_OK, 0);
 }
 
 static void bad_arguments(void)
@@ -392,6 +466,8 @@ static void bad_arguments(void)
         r = pct_encoder_update(&e, NULL, 3, dst);
         CHECK_RESULT(r, PCT_INVALID_ARGUMENT, 0);
     }
+    null_set_encoder();
+    null_dst();
     /* a small documented example: the carry across calls */
     {
         pct_decoder d;
@@ -449,7 +525,7 @@ static void bad_arguments(void)
 int main(void)
 {
     int first = 1;
-    check_seed_init("test_stream");
+    test_seed("test_stream");
     pct_set_clear(&keep_ascii);
     pct_set_add_chars(&keep_ascii, ";/?:@&=+$,#%A");
     pct_set_clear(&keep_mixed);

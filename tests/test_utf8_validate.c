@@ -53,7 +53,7 @@ static void against_decode(void)
     pct_set none;
     pct_set_clear(&none);
     char text[256];
-    for (unsigned long i = 0, n = check_iters(20000); i < n; i++) {
+    for (unsigned long i = 0, n = test_iters(20000); i < n; i++) {
         size_t len = random_text(text, sizeof text);
         check_input(text, len, "random text %lu", i);
         pct_result want = pct_validate(text, len, &none, PCT_UTF8);
@@ -63,7 +63,7 @@ static void against_decode(void)
 
 int main(void)
 {
-    check_seed_init("utf8_validate");
+    test_seed("utf8_validate");
     vectors();
     against_decode();
     return check_done();

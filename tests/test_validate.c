@@ -1,7 +1,7 @@
 /* test_validate.c - pct_validate: error kinds and offsets as the header
  * defines them, PCT_PLUS, and on PCT_OK a count equal to what pct_decode
  * writes with the same flags; random inputs against the model. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 #include "ref.h"
@@ -149,7 +149,7 @@ static void every_position(void)
         MAXLEN = 90
     };
     uint8_t buf[MAXLEN];
-    size_t it, len, pos, f, step = check_quick() ? 5 : 1;
+    size_t it, len, pos, f, step = test_quick() ? 5 : 1;
     for (it = 0; it < sizeof items / sizeof items[0]; it++) {
         size_t il = strlen(items[it]);
         for (len = il; len <= MAXLEN; len += (len < 40 ? step : 9 * step)) {
@@ -169,7 +169,7 @@ static void random_inputs(void)
         MAX = 1000
     };
     static uint8_t buf[MAX + 32];
-    unsigned long it, iters = check_iters(30000);
+    unsigned long it, iters = test_iters(30000);
     pct_set rs;
     for (it = 0; it < iters; it++) {
         unsigned flags = all_flags[rng_below(NFLAGS)];
@@ -198,7 +198,7 @@ static void random_inputs(void)
 
 int main(void)
 {
-    check_seed_init("test_validate");
+    test_seed("test_validate");
     for (FOR_EACH_IMPL(k)) {
         vectors();
         every_position();

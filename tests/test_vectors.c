@@ -2,7 +2,7 @@
  * Standard, RFC 3986 (and RFC 5849 / AWS SigV4 users of its set), ECMAScript
  * encodeURI/encodeURIComponent/decodeURI/decodeURIComponent/unescape,
  * application/x-www-form-urlencoded, Unicode §3.9 Table 3-8. */
-#include "check.h"
+#include "check_impls.h"
 #include "ops.h"
 #include "pct.h"
 
@@ -231,7 +231,7 @@ static void status_strings(void)
 
 int main(void)
 {
-    check_seed_init("test_vectors");
+    test_seed("test_vectors");
     pct_set_clear(&js_reserved);
     pct_set_add_chars(&js_reserved, ";/?:@&=+$,#");
     status_strings();

@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-#include "impl.h"
 #include "../flag_names.h"
+#include "../support/impls.h"
+#include "../support/prng.h"
 #include "pct.h"
 
 #if defined(__has_feature)
@@ -67,47 +67,24 @@ __attribute__((visibility("default"), used)) const char *__ubsan_default_options
 /* Implementations                                                           */
 /* ------------------------------------------------------------------------ */
 
-#define FUZZ_MAX_IMPLS 16
-
-/* impls[0] is scalar, then every other one this CPU runs (all of them, or
- * those named in $PCT_FUZZ_IMPL, comma-separated, for triage). */
-static const pct_impl *fuzz_impls[FUZZ_MAX_IMPLS];
+/* impls[0] is scalar, then every other one support/impls.h chooses: all that
+ * this CPU runs, or those named in $PCT_FUZZ_IMPL (comma-separated, for
+ * triage). */
+static const pct_impl *fuzz_impls[TEST_MAX_IMPLS];
 static size_t fuzz_n_impls;
-
-static inline int fuzz_impl_wanted(const char *name)
-{
-    const char *only = getenv("PCT_FUZZ_IMPL");
-    if (only == NULL || *only == '\0')
-        return 1;
-    const size_t n = strlen(name);
-    for (const char *p = only; *p;) {
-        const size_t k = strcspn(p, ",");
-        if (k == n && strncmp(p, name, n) == 0)
-            return 1;
-        p += k;
-        if (*p == ',')
-            p++;
-    }
-    return 0;
-}
 
 static inline void fuzz_init_impls(void)
 {
     if (fuzz_n_impls)
         return;
+    const pct_impl *chosen[TEST_MAX_IMPLS];
+    const size_t n_chosen =
+        test_impls_from(pct_impl_table, stderr, "fuzz: ", "PCT_FUZZ_IMPL", chosen);
     size_t n = 1;
-    for (size_t i = 0; pct_impl_table[i]; i++) {
-        const pct_impl *impl = pct_impl_table[i];
-        if (strcmp(impl->name, "scalar") == 0)
-            fuzz_impls[0] = impl;
-        else if ((pct_cpu_features() & impl->required) == impl->required &&
-                 fuzz_impl_wanted(impl->name) && n < FUZZ_MAX_IMPLS)
-            fuzz_impls[n++] = impl;
-    }
-    if (fuzz_impls[0] == NULL) {
-        fprintf(stderr, "fuzz: no scalar implementation in pct_impl_table\n");
-        abort();
-    }
+    fuzz_impls[0] = test_scalar_impl();
+    for (size_t i = 0; i < n_chosen; i++)
+        if (chosen[i] != fuzz_impls[0])
+            fuzz_impls[n++] = chosen[i];
     fuzz_n_impls = n;
     fprintf(stderr, "fuzz: comparing against scalar:");
     for (size_t i = 1; i < n; i++)
@@ -273,26 +250,21 @@ static inline void fuzz_release(fuzz_input *in)
     fuzz_current = NULL;
 }
 
-/* Deterministic chunk lengths for the streaming checks (xorshift32). */
+/* Deterministic chunk lengths for the streaming checks (the tests' PRNG on
+ * a state seeded from the input). */
 typedef struct fuzz_chunker {
-    uint32_t state;
+    uint64_t state;
 } fuzz_chunker;
 
 static inline void fuzz_chunker_init(fuzz_chunker *c, unsigned seed)
 {
-    c->state = 0x9E3779B9u ^ (seed * 0x01000193u);
-    if (c->state == 0)
-        c->state = 1;
+    c->state = seed;
 }
 
 /* Next chunk length, at most left; 0-length chunks happen too. */
 static inline size_t fuzz_chunk(fuzz_chunker *c, size_t left)
 {
-    uint32_t x = c->state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    c->state = x;
+    const uint64_t x = rng_step(&c->state);
     size_t n;
     switch (x & 3) {
     case 0:

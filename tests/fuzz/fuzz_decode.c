@@ -135,8 +135,8 @@ static void check_decode(const char *op, const fuzz_input *in, const pct_set *ke
 {
     const size_t n = fuzz_n_impls;
     const size_t cap = (flags & PCT_UTF8_REPLACE) ? 3 * in->len : in->len;
-    fuzz_run one[FUZZ_MAX_IMPLS], part[FUZZ_MAX_IMPLS];
-    uint8_t *one_out[FUZZ_MAX_IMPLS], *part_out[FUZZ_MAX_IMPLS];
+    fuzz_run one[TEST_MAX_IMPLS], part[TEST_MAX_IMPLS];
+    uint8_t *one_out[TEST_MAX_IMPLS], *part_out[TEST_MAX_IMPLS];
     char name[64];
 
     for (size_t i = 0; i < n; i++) {

@@ -22,7 +22,7 @@
 
 static void check_find(const fuzz_input *in)
 {
-    fuzz_run runs[FUZZ_MAX_IMPLS];
+    fuzz_run runs[TEST_MAX_IMPLS];
     memset(runs, 0, sizeof runs);
     for (size_t i = 0; i < fuzz_n_impls; i++) {
         runs[i].consumed = SIZE_MAX;
@@ -179,7 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     check_find(&in);
 
-    fuzz_run lens[FUZZ_MAX_IMPLS];
+    fuzz_run lens[TEST_MAX_IMPLS];
     memset(lens, 0, sizeof lens);
     for (size_t i = 0; i < n; i++) {
         lens[i].consumed = SIZE_MAX;
@@ -190,8 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (enc_len < in.len || enc_len > 3 * in.len)
         fuzz_fail(flags, "encode_length %zu out of [len, 3*len] (len %zu)", enc_len, in.len);
 
-    fuzz_run one[FUZZ_MAX_IMPLS], part[FUZZ_MAX_IMPLS];
-    uint8_t *one_out[FUZZ_MAX_IMPLS], *part_out[FUZZ_MAX_IMPLS];
+    fuzz_run one[TEST_MAX_IMPLS], part[TEST_MAX_IMPLS];
+    uint8_t *one_out[TEST_MAX_IMPLS], *part_out[TEST_MAX_IMPLS];
     for (size_t i = 0; i < n; i++) {
         one_out[i] = fuzz_alloc(enc_len); /* exactly the documented size */
         one[i].r = fuzz_impls[i]->encode(in.src, in.len, one_out[i], &in.set, flags, NULL);

@@ -54,8 +54,8 @@ static pct_result iri_to_uri(const char *src, size_t len, char *dst, const pct_p
 static uint8_t *run_all(const char *name, path_op *op, const uint8_t *src, size_t len,
                         size_t out_size, const pct_path_policy *p, pct_result *result)
 {
-    fuzz_run runs[FUZZ_MAX_IMPLS];
-    uint8_t *outs[FUZZ_MAX_IMPLS];
+    fuzz_run runs[TEST_MAX_IMPLS];
+    uint8_t *outs[TEST_MAX_IMPLS];
     memset(runs, 0, sizeof runs);
     for (size_t i = 0; i < fuzz_n_impls; i++) {
         if (pct_use_implementation(fuzz_impls[i]->name) != 0)

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const unsigned flags = in.flags & PCT_VALIDATE_FLAGS;
     const size_t n = fuzz_n_impls;
 
-    fuzz_run runs[FUZZ_MAX_IMPLS];
+    fuzz_run runs[TEST_MAX_IMPLS];
     memset(runs, 0, sizeof runs);
     for (size_t i = 0; i < n; i++) {
         runs[i].r = fuzz_impls[i]->validate(in.src, in.len, &in.set, flags);

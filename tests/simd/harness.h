@@ -1,9 +1,10 @@
-/* tests/simd/harness.h - what the SIMD tests share: the implementations to
- * test, a seeded PRNG, the sets, and the operation x flags combinations.
+/* tests/simd/harness.h - what the SIMD tests share:
+ * the sets, the operation x flags combinations and the input generators (the
+ * PRNG, guard pages and the choice of implementations are tests/support's).
  *
- * Environment: PCT_TEST_SEED=n reproduces a run, PCT_TEST_QUICK=1 shrinks the
- * loops about 10x (sanitizers, qemu), PCT_TEST_IMPL=name tests one
- * implementation only.
+ * Environment (tests/support/knobs.h): PCT_TEST_SEED=n reproduces a run,
+ * PCT_TEST_QUICK=1 shrinks the loops about 10x (sanitizers, qemu),
+ * PCT_TEST_IMPL=name tests that implementation only.
  */
 #ifndef PCT_TESTS_SIMD_HARNESS_H
 #define PCT_TESTS_SIMD_HARNESS_H
@@ -14,84 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpu.h"
-#include "impl.h"
 #include "../flag_names.h"
-
-/* ------------------------------------------------------------------------ */
-/* PRNG (xorshift64*)                                                        */
-/* ------------------------------------------------------------------------ */
-
-static uint64_t rng_state = 1;
-
-static uint64_t rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-/* Uniform in 0 .. n-1 (n > 0). */
-static size_t rng_below(size_t n)
-{
-    return (size_t)((rng_next() >> 11) % n);
-}
-
-static uint64_t harness_seed(void)
-{
-    const char *s = getenv("PCT_TEST_SEED");
-    uint64_t seed = s && *s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
-    rng_state = seed ? seed : 1;
-    return seed;
-}
-
-static int harness_quick(void)
-{
-    const char *q = getenv("PCT_TEST_QUICK");
-    return q && *q && strcmp(q, "0") != 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Implementations                                                           */
-/* ------------------------------------------------------------------------ */
-
-#define MAX_IMPLS 16
-
-/* Fills impls with every implementation to compare against scalar (all
- * compiled in, that this CPU runs, and PCT_TEST_IMPL allows), printing which
- * are tested and which skipped. Returns how many, and the scalar one. */
-static size_t harness_impls(const char *test, const pct_impl **impls, const pct_impl **scalar)
-{
-    const char *only = getenv("PCT_TEST_IMPL");
-    size_t n = 0;
-    *scalar = NULL;
-    printf("%s: cpu features 0x%08x\n", test, (unsigned)pct_cpu_features());
-    for (size_t i = 0; pct_impl_table[i]; i++) {
-        const pct_impl *impl = pct_impl_table[i];
-        if (strcmp(impl->name, "scalar") == 0) {
-            *scalar = impl;
-            continue;
-        }
-        const int runs = (pct_cpu_features() & impl->required) == impl->required;
-        if (!runs)
-            printf("%s: SKIPPED %s (this CPU lacks features 0x%08x)\n", test, impl->name,
-                   (unsigned)(impl->required & ~pct_cpu_features()));
-        else if (only && *only && strcmp(only, impl->name) != 0)
-            printf("%s: SKIPPED %s (PCT_TEST_IMPL=%s)\n", test, impl->name, only);
-        else if (n < MAX_IMPLS) {
-            printf("%s: testing %s against scalar\n", test, impl->name);
-            impls[n++] = impl;
-        }
-    }
-    if (*scalar == NULL) {
-        printf("%s: no scalar implementation in the table\n", test);
-        exit(1);
-    }
-    if (n == 0)
-        printf("%s: no SIMD implementation to test on this build/CPU\n", test);
-    return n;
-}
+#include "../support/impls.h"
+#include "../support/prng.h"
 
 /* ------------------------------------------------------------------------ */
 /* Sets                                                                      */

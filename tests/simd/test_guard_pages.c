@@ -13,12 +13,12 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <signal.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
+#include "../support/guard.h"
 #include "harness.h"
 
-static const pct_impl *impls[MAX_IMPLS + 1];
+static const pct_impl *impls[TEST_MAX_IMPLS];
 static size_t n_impls;
 static const pct_impl *scalar;
 
@@ -43,33 +43,6 @@ static void on_fault(int sig)
     _exit(1);
 }
 
-/* A region of `size` accessible bytes between two PROT_NONE pages. */
-typedef struct guarded {
-    uint8_t *data;
-    size_t size;
-} guarded;
-
-static guarded guarded_alloc(size_t size)
-{
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    const size_t inner = (size + page - 1) / page * page;
-    uint8_t *base =
-        mmap(NULL, inner + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED || mprotect(base, page, PROT_NONE) != 0 ||
-        mprotect(base + page + inner, page, PROT_NONE) != 0) {
-        printf("mmap/mprotect failed\n");
-        exit(1);
-    }
-    guarded g = {base + page, inner};
-    return g;
-}
-
-/* `size` bytes flush against the page after (at_end) or before the region. */
-static uint8_t *place(const guarded *g, size_t size, int at_end)
-{
-    return at_end ? g->data + g->size - size : g->data;
-}
-
 static guarded in_region, out_region;
 static size_t calls;
 
@@ -77,7 +50,7 @@ static void run_combo(const pct_impl *impl, const combo *c, const uint8_t *text,
                       int at_end)
 {
     const pct_set *set = combo_set(c);
-    uint8_t *src = place(&in_region, len, at_end);
+    uint8_t *src = guarded_place(&in_region, len, at_end);
     if (len)
         memcpy(src, text, len);
     running_impl = impl->name;
@@ -98,7 +71,7 @@ static void run_combo(const pct_impl *impl, const combo *c, const uint8_t *text,
     default:
         break;
     }
-    uint8_t *dst = place(&out_region, size, at_end);
+    uint8_t *dst = guarded_place(&out_region, size, at_end);
     volatile size_t sink = 0;
     switch (c->op) {
     case OP_FIND:
@@ -145,16 +118,16 @@ static void run_all(const uint8_t *text, size_t len, size_t combo_step, size_t *
 
 int main(void)
 {
-    const uint64_t seed = harness_seed();
-    const int quick = harness_quick();
-    printf("test_guard_pages: seed %llu%s (PCT_TEST_SEED to reproduce)\n", (unsigned long long)seed,
-           quick ? ", quick" : "");
-    const pct_impl *simd[MAX_IMPLS];
-    const size_t n_simd = harness_impls("test_guard_pages", simd, &scalar);
-    impls[0] = scalar; /* the reference must not over-read either */
-    for (size_t k = 0; k < n_simd; k++)
-        impls[1 + k] = simd[k];
-    n_impls = 1 + n_simd;
+    test_seed("test_guard_pages");
+    const int quick = test_quick();
+    /* every implementation chosen, scalar included: the reference must not
+     * over-read either */
+    n_impls = test_impls("test_guard_pages: ", "PCT_TEST_IMPL", impls);
+    scalar = test_scalar_impl();
+    if (n_impls == 0) {
+        printf("test_guard_pages: no implementation selected: SKIP\n");
+        return 77; /* meson's "skipped": nothing was tested, so nothing passed */
+    }
     harness_init();
     signal(SIGSEGV, on_fault);
     signal(SIGBUS, on_fault);
