@@ -85,6 +85,16 @@ pct_result pct_normalize(const char *src, size_t len, char *dst, unsigned flags)
                                      flags | PCT_INTERNAL_NORMALIZE, NULL);
 }
 
+pct_result pct_validate_utf8(const char *src, size_t len)
+{
+    if (!valid_buffer(src, len))
+        return invalid_argument;
+    pct_validate_utf8_fn *validate_utf8 = pct_active_impl()->validate_utf8;
+    if (validate_utf8 == NULL)
+        validate_utf8 = pct_scalar_validate_utf8;
+    return validate_utf8((const uint8_t *)src, len);
+}
+
 pct_result pct_validate(const char *src, size_t len, const pct_set *set, unsigned flags)
 {
     if ((flags & ~(unsigned)PCT_VALIDATE_FLAGS) || set == NULL || !valid_buffer(src, len))

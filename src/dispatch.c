@@ -16,13 +16,14 @@
 #include "pct_impls.h"
 
 static const pct_impl scalar_impl = {
-    "scalar",
-    0,
-    pct_scalar_find,
-    pct_scalar_encode_length,
-    pct_scalar_encode,
-    pct_scalar_decode,
-    pct_scalar_validate,
+    .name = "scalar",
+    .required = 0,
+    .find = pct_scalar_find,
+    .encode_length = pct_scalar_encode_length,
+    .encode = pct_scalar_encode,
+    .decode = pct_scalar_decode,
+    .validate = pct_scalar_validate,
+    .validate_utf8 = pct_scalar_validate_utf8,
 };
 
 /* PCT_IMPLEMENTATIONS lists the SIMD implementations built, best first

@@ -54,6 +54,9 @@ typedef pct_result pct_decode_fn(const uint8_t *src, size_t len, uint8_t *dst, c
 typedef pct_result pct_validate_fn(const uint8_t *src, size_t len, const pct_set *set,
                                    unsigned flags);
 
+/* pct_validate_utf8: {PCT_OK, len} or {PCT_INVALID_UTF8, offset}. */
+typedef pct_result pct_validate_utf8_fn(const uint8_t *src, size_t len);
+
 typedef struct pct_impl {
     const char *name;
     uint32_t required; /* PCT_CPU_* bits the CPU must have (cpu.h) */
@@ -62,6 +65,9 @@ typedef struct pct_impl {
     pct_encode_fn *encode;
     pct_decode_fn *decode;
     pct_validate_fn *validate;
+    /* Optional: NULL where the implementation leaves it to the scalar
+     * routine (api.c routes it). */
+    pct_validate_utf8_fn *validate_utf8;
 } pct_impl;
 
 /* The scalar reference: simple, complete, the oracle of every other one. */
@@ -70,6 +76,7 @@ pct_encode_length_fn pct_scalar_encode_length;
 pct_encode_fn pct_scalar_encode;
 pct_decode_fn pct_scalar_decode;
 pct_validate_fn pct_scalar_validate;
+pct_validate_utf8_fn pct_scalar_validate_utf8;
 
 /* The SIMD implementations are pct_<isa>_impl, each defined in
  * src/<isa>/impl.c; dispatch.c declares those that src/meson.build built. */

@@ -1,8 +1,10 @@
-/* test_utf8_validate.c - pct_validate_utf8: the Unicode Table 3-7 vectors
- * with the offset of the first ill-formed sequence, and random byte strings
- * against the library's own PCT_UTF8 check of decoded output (on input with
- * no '%', decoding changes nothing, so both must agree byte for byte). */
-#include "check.h"
+/* test_utf8_validate.c - pct_validate_utf8 on every implementation: the
+ * Unicode Table 3-7 vectors with the offset of the first ill-formed sequence,
+ * and random byte strings (across 64-byte block edges) against the scalar
+ * PCT_UTF8 check of decoded output (on input with no '%', decoding changes
+ * nothing, so both must agree byte for byte). */
+#include "check_impls.h"
+#include "impl.h"
 #include "pct.h"
 
 #define EXPECT_UTF8(text, st, at)                                                                  \
@@ -48,23 +50,52 @@ static size_t random_text(char *out, size_t max)
     return n;
 }
 
-static void against_decode(void)
+static void expect_as_scalar_decode(const char *text, size_t len)
 {
     pct_set none;
     pct_set_clear(&none);
+    const pct_result want = pct_scalar_validate((const uint8_t *)text, len, &none, PCT_UTF8);
+    CHECK_RESULT(pct_validate_utf8(text, len), want.status, want.count);
+}
+
+static void against_decode(void)
+{
     char text[256];
     for (unsigned long i = 0, n = test_iters(20000); i < n; i++) {
         size_t len = random_text(text, sizeof text);
         check_input(text, len, "random text %lu", i);
-        pct_result want = pct_validate(text, len, &none, PCT_UTF8);
-        CHECK_RESULT(pct_validate_utf8(text, len), want.status, want.count);
+        expect_as_scalar_decode(text, len);
+    }
+}
+
+/* Every length up to 200 of a UTF-8 text, so that a sequence is cut at every
+ * position and block edge, and one damaged byte at every position. */
+static void block_edges(void)
+{
+    char text[200];
+    static const char euro[] = "\xe2\x82\xac";
+    for (size_t k = 0; k < sizeof text; k++)
+        text[k] = k % 4 == 3 ? 'x' : euro[k % 4];
+    for (size_t len = 0; len <= sizeof text; len++) {
+        check_input(text, len, "prefix of %zu bytes", len);
+        expect_as_scalar_decode(text, len);
+    }
+    for (size_t at = 0; at < sizeof text; at++) {
+        const char saved = text[at];
+        text[at] = (char)0xC0;
+        check_input(text, sizeof text, "0xC0 at %zu", at);
+        expect_as_scalar_decode(text, sizeof text);
+        text[at] = saved;
     }
 }
 
 int main(void)
 {
     test_seed("utf8_validate");
-    vectors();
-    against_decode();
+    for (FOR_EACH_IMPL(k)) {
+        vectors();
+        against_decode();
+        block_edges();
+    }
     return check_done();
 }

@@ -4,6 +4,12 @@
 #include "avx512/kernels.h"
 
 const pct_impl pct_avx512_impl = {
-    "avx512",          PCT_CPU_AVX512,    pct_avx512_find,     pct_avx512_encode_length,
-    pct_avx512_encode, pct_avx512_decode, pct_avx512_validate,
+    .name = "avx512",
+    .required = PCT_CPU_AVX512,
+    .find = pct_avx512_find,
+    .encode_length = pct_avx512_encode_length,
+    .encode = pct_avx512_encode,
+    .decode = pct_avx512_decode,
+    .validate = pct_avx512_validate,
+    .validate_utf8 = pct_avx512_validate_utf8,
 };

@@ -8,3 +8,8 @@ pct_result pct_avx512_validate(const uint8_t *src, size_t len, const pct_set *se
 {
     return validate_body(src, len, set, flags);
 }
+
+pct_result pct_avx512_validate_utf8(const uint8_t *src, size_t len)
+{
+    return validate_utf8_body(src, len);
+}

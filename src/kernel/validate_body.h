@@ -69,3 +69,31 @@ PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const 
     r.count += r.status == PCT_OK ? count : at;
     return r;
 }
+
+/* pct_validate_utf8: the UTF-8 check of the decoder, on the input itself. At
+ * the first block with an error, or input that ends inside a sequence, the
+ * scalar routine checks the rest from where the sequence starts, for the
+ * scalar offset. */
+PCT_BLOCK_INLINE pct_result validate_utf8_body(const uint8_t *src, size_t len)
+{
+    const pct_block_tables tables = block_tables_load();
+    pct_block tail = block_zero();
+    size_t i = 0;
+    while (i < len) {
+        const size_t left = len - i;
+        const size_t count = left < 64 ? left : 64;
+        const pct_block text = left >= 64 ? block_load(src + i) : block_load_n(src + i, left);
+        if (block_utf8_errors(text, tail, &tables) & block_low_bits(count))
+            break;
+        tail = block_utf8_tail(tail, text, count);
+        i += count;
+    }
+    uint8_t last[64];
+    block_store(last, tail);
+    const size_t at = i - pct_utf8_unfinished(last, 64);
+    if (at == len)
+        return (pct_result){PCT_OK, len};
+    pct_result r = pct_scalar_validate_utf8(src + at, len - at);
+    r.count += at;
+    return r;
+}

@@ -1,26 +1,21 @@
-/* utf8_validate.c - pct_validate_utf8: is a byte string well-formed UTF-8?
+/* scalar/validate_utf8.c - the reference of pct_validate_utf8: is a byte
+ * string well-formed UTF-8?
  *
  * The rules are scalar/utf8.h's (Unicode Table 3-7), the ones PCT_UTF8 and
  * PCT_UTF8_REPLACE apply to decoded output, so a front end that needs the
- * answer asks here instead of keeping a copy of them. ASCII goes 8 bytes at
- * a time; SIMD kernels may come behind the same call. */
+ * answer asks the library instead of keeping a copy of them. ASCII goes 8
+ * bytes at a time. */
 #include <stdint.h>
 #include <string.h>
 
-#include "pct.h"
+#include "impl.h"
 #include "scalar/utf8.h"
 
 #define HIGH_BITS 0x8080808080808080ULL
 
-pct_result pct_validate_utf8(const char *src, size_t len)
+pct_result pct_scalar_validate_utf8(const uint8_t *s, size_t len)
 {
     pct_result result = {PCT_OK, len};
-    if (src == NULL && len > 0) {
-        result.status = PCT_INVALID_ARGUMENT;
-        result.count = 0;
-        return result;
-    }
-    const uint8_t *s = (const uint8_t *)src;
     pct_utf8_state state;
     pct_utf8_reset(&state);
     size_t start = 0; /* first byte of the pending sequence */
