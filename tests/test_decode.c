@@ -350,6 +350,26 @@ static void every_position(void)
     }
 }
 
+/* A UTF-8 sequence cut off by the end of the input, ending at every offset
+ * of the last two 64-byte blocks: the last block may then hold only the
+ * sequence's last digits and write no byte of it (a kernel once looped
+ * forever looking for the sequence's start there). */
+static void sequence_cut_at_the_end(void)
+{
+    static const char *const items[] = {"\xF0%9F", "%F0%9F%98", "\xE2%82", "%F0\x9F\x98", "%C3"};
+    static const unsigned flag_set[] = {PCT_UTF8, PCT_UTF8_REPLACE, PCT_STRICT | PCT_UTF8};
+    uint8_t buf[160];
+    for (size_t it = 0; it < sizeof items / sizeof items[0]; it++) {
+        const size_t il = strlen(items[it]);
+        for (size_t len = 56; len <= 136; len++) {
+            memset(buf, 'a', len - il);
+            mem_cpy(buf + len - il, items[it], il);
+            for (size_t f = 0; f < sizeof flag_set / sizeof flag_set[0]; f++)
+                decode_vs_model(buf, len, NULL, flag_set[f]);
+        }
+    }
+}
+
 static void random_inputs(void)
 {
     enum {
@@ -391,6 +411,7 @@ int main(void)
             exhaustive_pairs();
         }
         every_position();
+        sequence_cut_at_the_end();
         random_inputs();
     }
     return check_done();
