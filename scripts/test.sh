@@ -8,6 +8,7 @@
 #   gcc     gcc release build, -Dwerror=true                       build/release
 #   clang   clang build, -Dwerror=true                             build/clang
 #   asan    gcc ASan+UBSan, debugoptimized, -Dwerror=true          build/asan
+#           (PCT_TEST_QUICK=1: the loops shortened, as under qemu)
 #   fuzz    clang libFuzzer targets, ASan+UBSan, each run          build/fuzz
 #           $PCT_FUZZ_SECONDS (default 20) s on a copy of its seed corpus
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
@@ -240,6 +241,9 @@ step_asan() {
     # meson 1.0 does not fail a test on a UBSan report unless it halts.
     local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
     local -x ASAN_OPTIONS=detect_leaks=1
+    # The gcc and clang steps run the loops in full; under the sanitizers
+    # (several times slower) a sixteenth of them keeps the run short.
+    local -x PCT_TEST_QUICK=1
     local test_args=(--timeout-multiplier 3)
     meson_step asan build/asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized \
         -Dwerror=true

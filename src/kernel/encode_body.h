@@ -37,12 +37,10 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
         if (left < 64 + PCT_SCAN_AHEAD && !final)
             break;
         pct_scan b;
-        if (keep_escapes) {
+        if (keep_escapes)
             scan_block(&b, src + i, left, &tables);
-        } else {
-            b.valid = left >= 64 ? ~0ull : block_low_bits(left);
-            b.text = left >= 64 ? block_load(src + i) : block_load_n(src + i, left);
-        }
+        else
+            scan_text(&b, src + i, left);
         const size_t count = left < 64 ? left : 64;
         uint64_t escaped = block_in_set(b.text, in_set, &tables) & b.valid;
         pct_block literal = b.text;

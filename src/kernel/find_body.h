@@ -10,11 +10,9 @@ PCT_BLOCK_INLINE size_t find_body(const uint8_t *src, size_t len, const pct_set 
     const pct_block_tables tables = block_tables_load();
     const pct_block_set in_set = block_set_load(set);
     for (size_t i = 0; i < len; i += 64) {
-        const size_t left = len - i;
-        const pct_block text = left >= 64 ? block_load(src + i) : block_load_n(src + i, left);
-        uint64_t found = block_in_set(text, in_set, &tables);
-        if (left < 64)
-            found &= block_low_bits(left);
+        pct_scan b;
+        scan_text(&b, src + i, len - i);
+        const uint64_t found = block_in_set(b.text, in_set, &tables) & b.valid;
         if (found)
             return i + (size_t)__builtin_ctzll(found);
     }
@@ -34,7 +32,10 @@ PCT_BLOCK_INLINE size_t encode_length_body(const uint8_t *src, size_t len, const
     uint64_t carry = 0;
     for (size_t i = 0; i < len; i += 64) {
         pct_scan b;
-        scan_block(&b, src + i, len - i, &tables);
+        if (flags & PCT_KEEP_ESCAPES)
+            scan_block(&b, src + i, len - i, &tables);
+        else
+            scan_text(&b, src + i, len - i);
         uint64_t m = block_in_set(b.text, in_set, &tables) & b.valid;
         if (plus)
             m &= ~block_eq(b.text, ' ');

@@ -40,6 +40,14 @@ PCT_BLOCK_INLINE void scan_block(pct_scan *b, const uint8_t *s, size_t left,
     b->bytes = block_escaped_bytes(hi, lo);
 }
 
+/* Only the text of the block at s (and which bytes are input): what the
+ * kernels that need no escapes read. */
+PCT_BLOCK_INLINE void scan_text(pct_scan *b, const uint8_t *s, size_t left)
+{
+    b->valid = left >= 64 ? ~0ull : block_low_bits(left);
+    b->text = left >= 64 ? block_load(s) : block_load_n(s, left);
+}
+
 /* The digits of the escapes in mask m that fall in the next block. */
 PCT_BLOCK_INLINE uint64_t digits_carried(uint64_t m)
 {
