@@ -70,6 +70,30 @@ typedef struct pct_impl {
     pct_validate_utf8_fn *validate_utf8;
 } pct_impl;
 
+/* Declares the operations of an implementation, named pct_<isa>_<operation>
+ * (each ISA's kernels.h). */
+#define PCT_DECLARE_KERNELS(isa)                                                                   \
+    pct_find_fn pct_##isa##_find;                                                                  \
+    pct_encode_length_fn pct_##isa##_encode_length;                                                \
+    pct_encode_fn pct_##isa##_encode;                                                              \
+    pct_decode_fn pct_##isa##_decode;                                                              \
+    pct_validate_fn pct_##isa##_validate
+
+/* Defines `symbol`, the descriptor of the implementation `display_name`
+ * whose operations are pct_<isa>_<operation> (each ISA's impl.c);
+ * validate_utf8 may be NULL. */
+#define PCT_IMPL_DESCRIPTOR(symbol, isa, display_name, required_features, validate_utf8_fn)        \
+    const pct_impl symbol = {                                                                      \
+        .name = display_name,                                                                      \
+        .required = required_features,                                                             \
+        .find = pct_##isa##_find,                                                                  \
+        .encode_length = pct_##isa##_encode_length,                                                \
+        .encode = pct_##isa##_encode,                                                              \
+        .decode = pct_##isa##_decode,                                                              \
+        .validate = pct_##isa##_validate,                                                          \
+        .validate_utf8 = validate_utf8_fn,                                                         \
+    }
+
 /* The scalar reference: simple, complete, the oracle of every other one. */
 pct_find_fn pct_scalar_find;
 pct_encode_length_fn pct_scalar_encode_length;

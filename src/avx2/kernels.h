@@ -4,10 +4,6 @@
 
 #include "impl.h"
 
-pct_find_fn pct_avx2_find;
-pct_encode_length_fn pct_avx2_encode_length;
-pct_encode_fn pct_avx2_encode;
-pct_decode_fn pct_avx2_decode;
-pct_validate_fn pct_avx2_validate;
+PCT_DECLARE_KERNELS(avx2);
 
 #endif /* PCT_AVX2_KERNELS_H */

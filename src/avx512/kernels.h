@@ -4,11 +4,7 @@
 
 #include "impl.h"
 
-pct_find_fn pct_avx512_find;
-pct_encode_length_fn pct_avx512_encode_length;
-pct_encode_fn pct_avx512_encode;
-pct_decode_fn pct_avx512_decode;
-pct_validate_fn pct_avx512_validate;
+PCT_DECLARE_KERNELS(avx512);
 pct_validate_utf8_fn pct_avx512_validate_utf8;
 
 #endif /* PCT_AVX512_KERNELS_H */

@@ -14,12 +14,4 @@
 #define NEON_REQUIRED PCT_CPU_NEON
 #endif
 
-const pct_impl NEON_IMPL = {
-    .name = NEON_NAME,
-    .required = NEON_REQUIRED,
-    .find = pct_neon_find,
-    .encode_length = pct_neon_encode_length,
-    .encode = pct_neon_encode,
-    .decode = pct_neon_decode,
-    .validate = pct_neon_validate,
-};
+PCT_IMPL_DESCRIPTOR(NEON_IMPL, neon, NEON_NAME, NEON_REQUIRED, NULL);

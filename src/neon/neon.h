@@ -24,11 +24,7 @@
 
 #include "impl.h"
 
-pct_find_fn pct_neon_find;
-pct_encode_length_fn pct_neon_encode_length;
-pct_encode_fn pct_neon_encode;
-pct_decode_fn pct_neon_decode;
-pct_validate_fn pct_neon_validate;
+PCT_DECLARE_KERNELS(neon);
 
 /* ------------------------------------------------------------------------ */
 /* Set membership                                                            */

@@ -4,10 +4,6 @@
 
 #include "impl.h"
 
-pct_find_fn pct_sse42_find;
-pct_encode_length_fn pct_sse42_encode_length;
-pct_encode_fn pct_sse42_encode;
-pct_decode_fn pct_sse42_decode;
-pct_validate_fn pct_sse42_validate;
+PCT_DECLARE_KERNELS(sse42);
 
 #endif /* PCT_SSE42_KERNELS_H */
