@@ -156,6 +156,12 @@ PCT_BLOCK_INLINE pct_block_set block_set_load(const pct_set *set)
     return _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)set->bits));
 }
 
+/* The set with no byte in it. */
+PCT_BLOCK_INLINE pct_block_set block_set_empty(void)
+{
+    return _mm512_setzero_si512();
+}
+
 /* The bytes of v in the set: bit (b & 7) of set byte b >> 3. vpermb reads
  * the low 6 bits of each index: after the 16-bit shift, bit 5 of the even
  * bytes comes from their odd neighbour, which is harmless because the 32 set
@@ -180,6 +186,14 @@ PCT_BLOCK_INLINE pct_block block_compact(pct_block v, uint64_t keep)
             : "=&v"(packed)
             : "v"(v), "Yk"((__mmask64)keep));
     return packed;
+}
+
+/* Stores the bytes of v under keep (n of them) at p, in order: what
+ * block_store_any(p, block_compact(v, keep), n, roomy) does. */
+PCT_BLOCK_INLINE void block_compact_store(uint8_t *p, pct_block v, uint64_t keep, size_t n,
+                                          int roomy)
+{
+    block_store_any(p, block_compact(v, keep), n, roomy);
 }
 
 PCT_BLOCK_INLINE pct_block block_high_nibbles(pct_block v)

@@ -58,7 +58,7 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
     const int final = consumed == NULL;
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
     const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
-    const pct_block_set kept_set = keep ? block_set_load(keep) : block_zero();
+    const pct_block_set kept_set = keep ? block_set_load(keep) : block_set_empty();
     const pct_block_tables tables = block_tables_load();
     pct_decode_point p = {0, dst, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
     uint8_t *out = dst;            /* p.out, in a register between hand-overs */
@@ -88,9 +88,13 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
         if (normalize)
             text = block_upper_hex(text, digits_of(kept) | kept_carry);
         const uint64_t output = ~(digits_of(escapes) | carry) & b.valid;
-        const pct_block packed = block_compact(block_select(escapes, bytes, text), output);
+        const pct_block decoded = block_select(escapes, bytes, text);
         const size_t n = (size_t)__builtin_popcountll(output);
+        /* A full block has 64 bytes of room: its output starts no later than
+         * its input, which dst has room for. */
+        const int roomy = b.valid == ~0ull;
         if (check) {
+            const pct_block packed = block_compact(decoded, output);
             if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
                 goto hand_over;
             tail = block_utf8_tail(tail, packed, n);
@@ -98,10 +102,10 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
             p.blocks[0].at = i;
             p.blocks[0].keep = output;
             p.blocks[0].count = n;
+            block_store_any(out, packed, n, roomy);
+        } else {
+            block_compact_store(out, decoded, output, n, roomy);
         }
-        /* A full block has 64 bytes of room: its output starts no later than
-         * its input, which dst has room for. */
-        block_store_any(out, packed, n, b.valid == ~0ull);
         out += n;
         carry = digits_carried(escapes);
         kept_carry = digits_carried(kept);

@@ -33,8 +33,14 @@ PCT_BLOCK_INLINE size_t encode_length_body(const uint8_t *src, size_t len, const
     size_t escaped = 0;
     uint64_t carry = 0;
     for (size_t i = 0; i < len; i += 64) {
+        const size_t left = len - i;
         pct_scan b;
-        scan_block(&b, src + i, len - i, &tables);
+        if (flags & PCT_KEEP_ESCAPES) {
+            scan_block(&b, src + i, left, &tables);
+        } else {
+            b.valid = left >= 64 ? ~0ull : block_low_bits(left);
+            b.text = left >= 64 ? block_load(src + i) : block_load_n(src + i, left);
+        }
         uint64_t m = block_in_set(b.text, in_set, &tables) & b.valid;
         if (plus)
             m &= ~block_eq(b.text, ' ');

@@ -67,4 +67,38 @@ extern const uint8_t pct_utf8_prev_high[16];
 extern const uint8_t pct_utf8_prev_low[16];
 extern const uint8_t pct_utf8_cur_high[16];
 
+/* Compaction by byte shuffles (AVX2, SSE4.2): for 8 bytes and their 8-bit
+ * keep mask k (bit j set: byte j stays), pct_compact_8[k] lists the kept
+ * positions in increasing order, then -128 (pshufb writes 0 there):
+ *
+ *   k (binary)   kept bytes     pct_compact_8[k]
+ *   1111 1111    0..7           0 1 2 3 4 5 6 7
+ *   1111 1001    0 3 4 5 6 7    0 3 4 5 6 7 Z Z    (escape at 0: digits 1, 2 dropped)
+ *   0011 1111    0..5           0 1 2 3 4 5 Z Z
+ */
+extern const int8_t pct_compact_8[256][8];
+
+/* Encoding by byte shuffles (AVX2, SSE4.2): every input byte c becomes a
+ * 4-byte token [c, H, L, c] (c is '%' where the byte is escaped, H and L its
+ * hex digits), and a group of four tokens is compacted by one shuffle chosen
+ * by its four "escaped" bits: byte 0 of a token not escaped, bytes 3, 1, 2
+ * ("%HL") of an escaped one.
+ *
+ *   mask (token 3..0)   output                      bytes
+ *   0000                c0 c1 c2 c3                 4
+ *   0001                %H0L0 c1 c2 c3              6
+ *   0110                c0 %H1L1 %H2L2 c3           8
+ *   1111                %H0L0 %H1L1 %H2L2 %H3L3     12
+ */
+extern const int8_t pct_encode_group_shuffle[16][16];
+
+/* Hex digits by nibble lookups (AVX2, SSE4.2): a byte 0xHL is a hex digit
+ * when pct_hex_class_low[L] & pct_hex_class_high[H] is not 0 (bit 0: a digit
+ * '0'-'9', H = 3; bit 1: a letter, H = 4 or 6), and its value is the low
+ * nibble of c + pct_hex_letter_add[H] (9 for a letter: 'A' = 0x41 -> 10).
+ * pshufb yields 0 for an index >= 0x80, so bytes >= 0x80 are no digits. */
+extern const uint8_t pct_hex_class_low[16];
+extern const uint8_t pct_hex_class_high[16];
+extern const uint8_t pct_hex_letter_add[16];
+
 #endif /* PCT_KERNEL_TABLES_H */
