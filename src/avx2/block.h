@@ -273,59 +273,54 @@ PCT_BLOCK_INLINE uint64_t block_in_set(pct_block v, pct_block_set set, const pct
     return block_mask(vec_in_set(v.v[0], &set, t), vec_in_set(v.v[1], &set, t));
 }
 
-/* Each 8-byte group of v compacted in place by its pct_compact_8 entry. */
-PCT_BLOCK_INLINE __m256i vec_compact_groups(__m256i v, uint32_t keep)
+/* The shuffle that moves the bytes of 16 under keep (16 bits) to the front:
+ * the low 8 by their pct_compact_8 entry, the high 8 by theirs, placed
+ * after the bytes kept of the low 8 (pct_compact_8_shifted). */
+PCT_BLOCK_INLINE __m128i vec_compact16_shuffle(unsigned keep)
 {
-    const __m128i lane0 =
-        _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)pct_compact_8[keep & 0xFF]),
-                           _mm_loadl_epi64((const __m128i *)pct_compact_8[(keep >> 8) & 0xFF]));
-    const __m128i lane1 =
-        _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)pct_compact_8[(keep >> 16) & 0xFF]),
-                           _mm_loadl_epi64((const __m128i *)pct_compact_8[keep >> 24]));
-    const __m256i shuffle =
-        _mm256_add_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(lane0), lane1, 1),
-                        _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8, /* */
-                                         0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8));
-    return _mm256_shuffle_epi8(v, shuffle);
+    const unsigned k0 = keep & 0xFF, k1 = keep >> 8;
+    const __m128i low = _mm_or_si128(
+        _mm_loadl_epi64((const __m128i *)pct_compact_8[k0]),
+        _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -128, -128, -128, -128, -128, -128, -128, -128));
+    const __m128i high = _mm_loadu_si128(
+        (const __m128i *)(pct_compact_8_shifted + 16 * k1 + 8 - __builtin_popcount(k0)));
+    return _mm_min_epu8(low, high);
 }
 
-/* Writes the 8-byte groups of g one after the other, each advancing by its
- * number of kept bytes: 8 bytes from each start, so up to 8 - (the last
- * group's count) past the end. */
-PCT_BLOCK_INLINE uint8_t *vec_store_groups(uint8_t *out, __m256i g, uint32_t keep)
+/* Compacts each 16 bytes of v by its 16 bits of keep and stores them one
+ * after the other at out (16 bytes from each start, so up to 16 - (the last
+ * chunk's count) past the end). */
+PCT_BLOCK_INLINE uint8_t *vec_compact_store(uint8_t *out, __m256i v, uint32_t keep)
 {
-    const __m128i g0 = _mm256_castsi256_si128(g), g1 = _mm256_extracti128_si256(g, 1);
-    _mm_storel_epi64((__m128i *)out, g0);
-    out += __builtin_popcount(keep & 0xFF);
-    _mm_storel_epi64((__m128i *)out, _mm_unpackhi_epi64(g0, g0));
-    out += __builtin_popcount(keep & 0xFF00);
-    _mm_storel_epi64((__m128i *)out, g1);
-    out += __builtin_popcount(keep & 0xFF0000);
-    _mm_storel_epi64((__m128i *)out, _mm_unpackhi_epi64(g1, g1));
-    return out + __builtin_popcount(keep & 0xFF000000);
+    const __m256i shuffle =
+        _mm256_inserti128_si256(_mm256_castsi128_si256(vec_compact16_shuffle(keep & 0xFFFF)),
+                                vec_compact16_shuffle(keep >> 16), 1);
+    const __m256i g = _mm256_shuffle_epi8(v, shuffle);
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(g));
+    out += __builtin_popcount(keep & 0xFFFF);
+    _mm_storeu_si128((__m128i *)out, _mm256_extracti128_si256(g, 1));
+    return out + __builtin_popcount(keep >> 16);
 }
 
 /* The bytes of v under keep, moved to the front in order (what follows them
- * is unspecified): each group compacted by a shuffle, the groups joined
- * through a stack buffer. */
+ * is unspecified), joined through a stack buffer. */
 PCT_BLOCK_INLINE pct_block block_compact(pct_block v, uint64_t keep)
 {
-    uint8_t buf[64 + 8];
-    uint8_t *p = vec_store_groups(buf, vec_compact_groups(v.v[0], (uint32_t)keep), (uint32_t)keep);
-    vec_store_groups(p, vec_compact_groups(v.v[1], (uint32_t)(keep >> 32)), (uint32_t)(keep >> 32));
+    uint8_t buf[64 + 16];
+    uint8_t *p = vec_compact_store(buf, v.v[0], (uint32_t)keep);
+    vec_compact_store(p, v.v[1], (uint32_t)(keep >> 32));
     return block_load(buf);
 }
 
 /* Stores the bytes of v under keep (n of them) at p, in order: with room
- * for 64 bytes, each group straight to p (a load of what was just stored
- * in 8-byte pieces would wait for the stores), else through block_compact. */
+ * for 64 bytes, straight to p (loading what was just stored in pieces would
+ * wait for the stores), else through block_compact. */
 PCT_BLOCK_INLINE void block_compact_store(uint8_t *p, pct_block v, uint64_t keep, size_t n,
                                           int roomy)
 {
     if (roomy) {
-        p = vec_store_groups(p, vec_compact_groups(v.v[0], (uint32_t)keep), (uint32_t)keep);
-        vec_store_groups(p, vec_compact_groups(v.v[1], (uint32_t)(keep >> 32)),
-                         (uint32_t)(keep >> 32));
+        p = vec_compact_store(p, v.v[0], (uint32_t)keep);
+        vec_compact_store(p, v.v[1], (uint32_t)(keep >> 32));
     } else {
         block_store_n(p, block_compact(v, keep), n);
     }
@@ -336,13 +331,14 @@ PCT_BLOCK_INLINE void block_compact_store(uint8_t *p, pct_block v, uint64_t keep
  * (two rounds of unpacking), and each group of four tokens is compacted by
  * its pct_encode_group_shuffle entry and stored with 16 bytes (the next group
  * overwrites what lies past its end). Without room, through a stack buffer. */
-PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
+PCT_BLOCK_INLINE uint8_t *encode_store_count(uint8_t *out, pct_block literal, pct_block text,
                                              uint64_t escaped, size_t count, int roomy,
                                              const pct_block_tables *t)
 {
     uint8_t buf[3 * 64 + 16];
     uint8_t *o = roomy ? out : buf;
-    for (int j = 0; j < 2; j++) {
+    _Pragma("GCC unroll 2") for (int j = 0; j < 2; j++)
+    {
         const __m256i lit = literal.v[j];
         const __m256i high = _mm256_shuffle_epi8(t->hex_digits, vec_high_nibbles(text.v[j]));
         const __m256i low = _mm256_shuffle_epi8(t->hex_digits, vec_low_nibbles(text.v[j]));
@@ -351,7 +347,8 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
         const __m256i tokens[4] = {
             _mm256_unpacklo_epi16(a_lo, b_lo), _mm256_unpackhi_epi16(a_lo, b_lo),
             _mm256_unpacklo_epi16(a_hi, b_hi), _mm256_unpackhi_epi16(a_hi, b_hi)};
-        for (int g = 0; g < 8; g++) {
+        _Pragma("GCC unroll 8") for (int g = 0; g < 8; g++)
+        {
             /* Group g of the 32 bytes: bytes 4g..4g+3, in lane g >> 2. */
             const size_t first = 32 * (size_t)j + 4 * (size_t)g;
             if (first >= count)
@@ -368,6 +365,16 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
         return o;
     memcpy(out, buf, (size_t)(o - buf));
     return out + (o - buf);
+}
+
+/* A full block (the common case) has its own copy, with count known. */
+PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
+                                             uint64_t escaped, size_t count, int roomy,
+                                             const pct_block_tables *t)
+{
+    if (count == 64 && roomy)
+        return encode_store_count(out, literal, text, escaped, 64, 1, t);
+    return encode_store_count(out, literal, text, escaped, count, roomy, t);
 }
 
 /* ---- UTF-8 (tables and reasoning in kernel/tables.h) --------------------- */

@@ -78,6 +78,13 @@ extern const uint8_t pct_utf8_cur_high[16];
  */
 extern const int8_t pct_compact_8[256][8];
 
+/* The entries of pct_compact_8 plus 8, at bytes 8-15 of 16-byte row k, after
+ * 8 bytes of -128 (and 8 more at the end): a 16-byte load from row k at
+ * byte 8 - c has c bytes of -128 and then entry k, to compact the high 8
+ * bytes of 16 behind the c bytes kept of the low 8 (the shuffles of both
+ * halves combined by an unsigned minimum). */
+extern const int8_t pct_compact_8_shifted[256 * 16 + 8];
+
 /* Encoding by byte shuffles (AVX2, SSE4.2): every input byte c becomes a
  * 4-byte token [c, H, L, c] (c is '%' where the byte is escaped, H and L its
  * hex digits), and a group of four tokens is compacted by one shuffle chosen

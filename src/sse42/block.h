@@ -3,7 +3,8 @@
  * mask one 64-bit word (a pmovmskb per register, combined).
  *
  * The same algorithms as avx2/block.h (read it first), 16 bytes per
- * register: compaction by one pshufb per 8-byte group (pct_compact_8), the
+ * register: compaction by one pshufb per 16 bytes (pct_compact_8 and
+ * pct_compact_8_shifted), the
  * set and hex-digit classifications by nibble lookups, encoding by one
  * shuffle per group of four tokens (pct_encode_group_shuffle). Partial blocks
  * are copied through a stack buffer.
@@ -264,26 +265,31 @@ PCT_BLOCK_INLINE uint64_t block_in_set(pct_block v, pct_block_set set, const pct
                       vec_in_set(v.v[2], &set, t), vec_in_set(v.v[3], &set, t));
 }
 
-/* Compacts both 8-byte groups of v by their pct_compact_8 entries and
- * stores them one after the other (8 bytes from each start). */
+/* The shuffle that moves the bytes of 16 under keep to the front (see
+ * avx2/block.h). */
+PCT_BLOCK_INLINE __m128i vec_compact16_shuffle(unsigned keep)
+{
+    const unsigned k0 = keep & 0xFF, k1 = keep >> 8;
+    const __m128i low = _mm_or_si128(
+        _mm_loadl_epi64((const __m128i *)pct_compact_8[k0]),
+        _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -128, -128, -128, -128, -128, -128, -128, -128));
+    const __m128i high = _mm_loadu_si128(
+        (const __m128i *)(pct_compact_8_shifted + 16 * k1 + 8 - __builtin_popcount(k0)));
+    return _mm_min_epu8(low, high);
+}
+
+/* Compacts the 16 bytes of v by keep and stores them (16 bytes) at out. */
 PCT_BLOCK_INLINE uint8_t *vec_compact_store(uint8_t *out, __m128i v, unsigned keep)
 {
-    const __m128i shuffle = _mm_add_epi8(
-        _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)pct_compact_8[keep & 0xFF]),
-                           _mm_loadl_epi64((const __m128i *)pct_compact_8[keep >> 8])),
-        _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8));
-    const __m128i g = _mm_shuffle_epi8(v, shuffle);
-    _mm_storel_epi64((__m128i *)out, g);
-    out += __builtin_popcount(keep & 0xFF);
-    _mm_storel_epi64((__m128i *)out, _mm_unpackhi_epi64(g, g));
-    return out + __builtin_popcount(keep >> 8);
+    _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(v, vec_compact16_shuffle(keep)));
+    return out + __builtin_popcount(keep);
 }
 
 /* The bytes of v under keep, moved to the front in order (what follows them
  * is unspecified), joined through a stack buffer. */
 PCT_BLOCK_INLINE pct_block block_compact(pct_block v, uint64_t keep)
 {
-    uint8_t buf[64 + 8];
+    uint8_t buf[64 + 16];
     uint8_t *p = buf;
     for (int j = 0; j < 4; j++)
         p = vec_compact_store(p, v.v[j], (unsigned)(keep >> (16 * j)) & 0xFFFF);
@@ -291,8 +297,7 @@ PCT_BLOCK_INLINE pct_block block_compact(pct_block v, uint64_t keep)
 }
 
 /* Stores the bytes of v under keep (n of them) at p, in order: with room
- * for 64 bytes, each group straight to p, else through block_compact
- * (avx2/block.h). */
+ * for 64 bytes, straight to p, else through block_compact (avx2/block.h). */
 PCT_BLOCK_INLINE void block_compact_store(uint8_t *p, pct_block v, uint64_t keep, size_t n,
                                           int roomy)
 {
@@ -306,7 +311,7 @@ PCT_BLOCK_INLINE void block_compact_store(uint8_t *p, pct_block v, uint64_t keep
 
 /* Encodes the first `count` bytes of a block, and stores the result at out
  * (see avx2/block.h). */
-PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
+PCT_BLOCK_INLINE uint8_t *encode_store_count(uint8_t *out, pct_block literal, pct_block text,
                                              uint64_t escaped, size_t count, int roomy,
                                              const pct_block_tables *t)
 {
@@ -334,6 +339,16 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
         return o;
     memcpy(out, buf, (size_t)(o - buf));
     return out + (o - buf);
+}
+
+/* A full block (the common case) has its own copy, with count known. */
+PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
+                                             uint64_t escaped, size_t count, int roomy,
+                                             const pct_block_tables *t)
+{
+    if (count == 64 && roomy)
+        return encode_store_count(out, literal, text, escaped, 64, 1, t);
+    return encode_store_count(out, literal, text, escaped, count, roomy, t);
 }
 
 /* ---- UTF-8 (tables and reasoning in kernel/tables.h) --------------------- */
