@@ -3,7 +3,7 @@
  * one 64-bit word (a vpmovmskb per register, combined).
  *
  * What AVX2 lacks is done with tables (kernel/tables.h): compaction by one
- * vpshufb per 8-byte group (pct_compact_8), the set and hex-digit
+ * vpshufb per 16 bytes (pct_compact_8, pct_compact_8_shifted), the set and hex-digit
  * classifications by nibble lookups, encoding by one shuffle per group of
  * four tokens (pct_encode_group_shuffle). Partial blocks are copied through
  * a stack buffer, so no load or store touches a byte outside the input or
