@@ -26,7 +26,6 @@
 #include "impl.h"
 #include "kernel/handover.h"
 #include "kernel/scan.h"
-#include "scalar/utf8.h"
 
 /* Where the scalar routine takes over after the block at i: the next token,
  * after the escape whose digits the last block carried into this one. The
@@ -44,8 +43,7 @@ PCT_BLOCK_INLINE void decode_stop(pct_decode_point *p, size_t i, uint64_t carry,
         p->held_len = 3 - (size_t)__builtin_popcountll(kept_carry);
     } else if (check) {
         uint8_t last[64];
-        block_store(last, tail);
-        p->held_len = pct_utf8_unfinished(last, 64);
+        p->held_len = tail_unfinished(tail, last);
     }
     p->out -= p->held_len;
     for (size_t k = 0; k < p->held_len; k++)
@@ -94,10 +92,7 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
             if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
                 goto hand_over;
             tail = block_utf8_tail(tail, packed, n);
-            p.blocks[1] = p.blocks[0];
-            p.blocks[0].at = i;
-            p.blocks[0].keep = output;
-            p.blocks[0].count = n;
+            pct_decode_point_block(&p, i, output, n);
         }
         /* A full block has 64 bytes of room: its output starts no later than
          * its input, which dst has room for. */

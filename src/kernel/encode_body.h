@@ -17,7 +17,6 @@
 #include "impl.h"
 #include "kernel/scan.h"
 #include "scalar/hex.h"
-#include "scalar/utf8.h"
 
 PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t *dst,
                                         const pct_set *set, unsigned flags, size_t *consumed)
@@ -85,8 +84,7 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
     }
     if (check) {
         uint8_t last[64];
-        block_store(last, tail);
-        for (size_t held = pct_utf8_unfinished(last, 64), k = 64 - held; k < 64; k++) {
+        for (size_t k = 64 - tail_unfinished(tail, last); k < 64; k++) {
             i--;
             out -= pct_in_set(set, last[k]) ? 3 : 1;
         }

@@ -43,6 +43,16 @@ typedef struct pct_decode_point {
     pct_decode_block blocks[2]; /* the last one first */
 } pct_decode_point;
 
+/* Remembers a block that wrote output (the last two are kept). */
+static inline void pct_decode_point_block(pct_decode_point *p, size_t at, uint64_t keep,
+                                          size_t count)
+{
+    p->blocks[1] = p->blocks[0];
+    p->blocks[0].at = at;
+    p->blocks[0].keep = keep;
+    p->blocks[0].count = count;
+}
+
 /* The input offset where the held bytes' sequence starts. */
 size_t pct_decode_held_start(const pct_decode_point *p);
 

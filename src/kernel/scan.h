@@ -3,6 +3,8 @@
 #ifndef PCT_KERNEL_SCAN_H
 #define PCT_KERNEL_SCAN_H
 
+#include "scalar/utf8.h"
+
 /* The bytes a block reads beyond its 64: the digits of an escape at its end. */
 #define PCT_SCAN_AHEAD 2
 
@@ -46,6 +48,14 @@ PCT_BLOCK_INLINE void scan_text(pct_scan *b, const uint8_t *s, size_t left)
 {
     b->valid = left >= 64 ? ~0ull : block_low_bits(left);
     b->text = left >= 64 ? block_load(s) : block_load_n(s, left);
+}
+
+/* Stores the last 64 bytes written (a UTF-8 check's tail) to last, and
+ * returns how many of them at the end form an unfinished sequence. */
+PCT_BLOCK_INLINE size_t tail_unfinished(pct_block tail, uint8_t last[64])
+{
+    block_store(last, tail);
+    return pct_utf8_unfinished(last, 64);
 }
 
 /* The digits of the escapes in mask m that fall in the next block. */

@@ -8,7 +8,6 @@
 #include "kernel/handover.h"
 #include "kernel/scan.h"
 #include "scalar/hex.h"
-#include "scalar/utf8.h"
 
 PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const pct_set *set,
                                           unsigned flags)
@@ -43,10 +42,7 @@ PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const 
             if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
                 break;
             tail = block_utf8_tail(tail, packed, n);
-            p.blocks[1] = p.blocks[0];
-            p.blocks[0].at = i;
-            p.blocks[0].keep = output;
-            p.blocks[0].count = n;
+            pct_decode_point_block(&p, i, output, n);
         }
         count += n;
         carry = digits_carried(b.escapes);
@@ -56,8 +52,7 @@ PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const 
     if (check) {
         /* Restart where an unfinished sequence starts, if the output ends in one. */
         uint8_t last[64];
-        block_store(last, tail);
-        p.held_len = pct_utf8_unfinished(last, 64);
+        p.held_len = tail_unfinished(tail, last);
         if (p.held_len) {
             at = pct_decode_held_start(&p);
             count -= p.held_len;
@@ -89,8 +84,7 @@ PCT_BLOCK_INLINE pct_result validate_utf8_body(const uint8_t *src, size_t len)
         i += count;
     }
     uint8_t last[64];
-    block_store(last, tail);
-    const size_t at = i - pct_utf8_unfinished(last, 64);
+    const size_t at = i - tail_unfinished(tail, last);
     if (at == len)
         return (pct_result){PCT_OK, len};
     pct_result r = pct_scalar_validate_utf8(src + at, len - at);
