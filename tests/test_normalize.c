@@ -202,12 +202,30 @@ static void random_inputs(void)
     }
 }
 
+/* A kept escape split by a 64-byte block edge, then stray '%' everywhere:
+ * a kernel hands the rest over to the scalar routine in windows, and no
+ * window may end away from a stray '%' (regression: this recursed forever). */
+static void kept_escape_then_strays(void)
+{
+    enum {
+        STRAYS = 5000
+    };
+    static uint8_t buf[80 + STRAYS];
+    for (size_t pad = 58; pad <= 66; pad++) {
+        memset(buf, 'a', pad);
+        mem_cpy(buf + pad, "%2f", 3);
+        memset(buf + pad + 3, '%', STRAYS);
+        normalize_check(buf, pad + 3 + STRAYS, 0);
+    }
+}
+
 int main(void)
 {
     test_seed("test_normalize");
     for (FOR_EACH_IMPL(k)) {
         vectors();
         exhaustive(k == 0);
+        kept_escape_then_strays();
         random_inputs();
     }
     return check_done();

@@ -26,28 +26,31 @@
 #include "impl.h"
 #include "kernel/handover.h"
 #include "kernel/scan.h"
+#include "scalar/hex.h"
 
 /* Where the scalar routine takes over after the block at i: the next token,
- * after the escape whose digits the last block carried into this one. The
- * bytes already written of a token that is not finished are handed over as
- * "held" bytes, decoded again in front of the input that follows them (so
- * the input before i is never read again: in place, full-block stores have
- * overwritten it): the '%' and first digit of a kept escape (written as they
- * are), or the bytes of an unfinished UTF-8 sequence. */
-PCT_BLOCK_INLINE void decode_stop(pct_decode_point *p, size_t i, uint64_t carry,
-                                  uint64_t kept_carry, pct_block tail, int check)
+ * after the escape whose digits the last block carried into this one. A
+ * kept escape's carried digits are written here, as they are (upper-cased by
+ * normalize), from the input, which is intact from i on. The bytes written
+ * of an unfinished UTF-8 sequence are handed over as "held" bytes, decoded
+ * again in front of the input that follows them: the input before i is never
+ * read again (in place, full-block stores have overwritten it). */
+PCT_BLOCK_INLINE void decode_stop(pct_decode_point *p, const uint8_t *src, size_t i, uint64_t carry,
+                                  uint64_t kept_carry, pct_block tail, unsigned flags)
 {
-    p->at = i + (size_t)__builtin_popcountll(carry);
+    p->at = i + (size_t)__builtin_popcountll(carry | kept_carry);
+    for (size_t k = i; k < i + (size_t)__builtin_popcountll(kept_carry); k++)
+        *p->out++ = (flags & PCT_INTERNAL_NORMALIZE)
+                        ? pct_hex_digit((unsigned)pct_hex_value(src[k]))
+                        : src[k];
     p->held_len = 0;
-    if (kept_carry) {
-        p->held_len = 3 - (size_t)__builtin_popcountll(kept_carry);
-    } else if (check) {
+    if (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) {
         uint8_t last[64];
         p->held_len = tail_unfinished(tail, last);
+        p->out -= p->held_len;
+        for (size_t k = 0; k < p->held_len; k++)
+            p->held[k] = p->out[k];
     }
-    p->out -= p->held_len;
-    for (size_t k = 0; k < p->held_len; k++)
-        p->held[k] = p->out[k];
 }
 
 PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t *dst,
@@ -105,7 +108,7 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
         continue;
     hand_over:
         p.out = out;
-        decode_stop(&p, i, carry, kept_carry, tail, check);
+        decode_stop(&p, src, i, carry, kept_carry, tail, flags);
         if (pct_decode_handover(src, len, dst, &p, keep, flags, consumed, window, &r))
             return r;
         out = p.out;
@@ -120,11 +123,11 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
         /* Every block is decoded; a sequence may still be unfinished. */
         if (!check)
             return (pct_result){PCT_OK, (size_t)(out - dst)};
-        decode_stop(&p, len, 0, 0, tail, check);
+        decode_stop(&p, src, len, 0, 0, tail, flags);
         if (p.held_len == 0)
             return (pct_result){PCT_OK, (size_t)(p.out - dst)};
     } else {
-        decode_stop(&p, i, carry, kept_carry, tail, check);
+        decode_stop(&p, src, i, carry, kept_carry, tail, flags);
     }
     while (!pct_decode_handover(src, len, dst, &p, keep, flags, consumed, SIZE_MAX, &r))
         continue;

@@ -33,11 +33,11 @@ typedef struct pct_decode_block {
 typedef struct pct_decode_point {
     size_t at;    /* input offset of the next token */
     uint8_t *out; /* where the held bytes were written (or the next byte goes) */
-    /* The bytes written of a token or UTF-8 sequence that is not finished
-     * (kernel/decode_body.h: decode_stop), and the last two blocks that
-     * produced output, to find the input offset where a UTF-8 sequence
-     * starts (a last, partial block may have produced fewer bytes than are
-     * held). */
+    /* The bytes written of a UTF-8 sequence that is not finished (only with
+     * PCT_UTF8 or PCT_UTF8_REPLACE; kernel/decode_body.h: decode_stop), and
+     * the last two blocks that produced output, to find the input offset
+     * where it starts (a last, partial block may have produced fewer bytes
+     * than are held). */
     uint8_t held[3];
     size_t held_len;
     pct_decode_block blocks[2]; /* the last one first */
