@@ -35,7 +35,7 @@ std::string row_name(const std::string &op, const std::string &dataset, size_t s
 char *scratch(size_t bytes)
 {
     // 3x the largest batch (one 1 MiB record) plus one NUL per record.
-    static const size_t capacity = 3 * (1024 * 1024 + kBatchBytes) + kBatchBytes;
+    static const size_t capacity = 3 * (1024 * 1024 + kCorpusBytes) + kCorpusBytes;
     static AlignedBuffer buffer(capacity);
     if (bytes > capacity) {
         std::fprintf(stderr, "bench: scratch buffer too small (%zu > %zu)\n", bytes, capacity);
@@ -549,7 +549,8 @@ int main(int argc, char **argv)
     benchmark::AddCustomContext("libpct_default_implementation", chosen);
     benchmark::AddCustomContext("libpct_implementations", all);
     benchmark::AddCustomContext("bench_compiler", pctbench::compiler());
-    benchmark::AddCustomContext("bench_batch_bytes", std::to_string(pctbench::kBatchBytes));
+    benchmark::AddCustomContext("bench_corpus_bytes", std::to_string(pctbench::kCorpusBytes));
+    benchmark::AddCustomContext("bench_hot_bytes", std::to_string(pctbench::kHotBytes));
     // What each data set is, for the report (bench/report.py lists them).
     for (const pctbench::DatasetInfo &d : pctbench::datasets())
         benchmark::AddCustomContext(std::string("data:") + d.name, d.description);

@@ -14,8 +14,8 @@
 
 namespace pctbench {
 
-// Each stream holds at least this much, so a 1 MiB record always fits.
-static constexpr size_t kStreamBytes = 1024 * 1024 + 64 * 1024;
+// Each stream holds at least this much: a whole batch of records of any size.
+static constexpr size_t kStreamBytes = kCorpusBytes + 64 * 1024;
 
 AlignedBuffer::AlignedBuffer(size_t size) : size_(size)
 {
@@ -401,6 +401,11 @@ const UnitStream &stream(const std::string &name)
 
 } // namespace
 
+size_t batch_bytes(size_t record_size)
+{
+    return record_size != kLine && record_size < 1024 ? kHotBytes : kCorpusBytes;
+}
+
 std::string size_label(size_t size)
 {
     return size == kLine ? "line" : std::to_string(size);
@@ -443,7 +448,7 @@ const Batch &batch(const std::string &name, size_t size)
     // Another record while a full-size one still fits in the batch budget
     // (kLine: while the batch is not full).
     const size_t room = size == kLine ? 1 : size;
-    while (b.records.empty() || b.total + room <= kBatchBytes) {
+    while (b.records.empty() || b.total + room <= batch_bytes(size)) {
         // The longest record from pos that ends on a unit boundary within
         // size; kLine: the unit that starts at pos.
         size_t end = pos;

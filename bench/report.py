@@ -310,7 +310,9 @@ def full_table(res, args, comp):
         "Figures are GB/s (10^9 bytes/s) of **input** per second of process CPU time, "
         "except rows of records under 1 KiB, which show **ns per call**. A row processes "
         "a batch of records of at most the given size, cut at character/escape/line "
-        "boundaries, about %s KiB per iteration (one record for larger sizes); \"1 line\" "
+        "boundaries: %s MiB of records per iteration for records of 1 KiB and more and for "
+        "log lines (a corpus larger than L2, streamed as a log processor does), %s KiB for "
+        "the short strings of the ns-per-call rows (cache-resident, as in a proxy); \"1 line\" "
         "is one call per log line. Outputs are appended to one buffer. `memcpy` copies the "
         "same records, `read-only` reads them once (XOR of 8-byte words). `libpct/memcpy` "
         "and `libpct/best peer` use the %s column (what dispatch picks). Peers are timed as "
@@ -321,7 +323,8 @@ def full_table(res, args, comp):
         "repetitions among the row's cells; `–` is a row not measured (implementation not "
         "built or not run by this CPU: see below), `skip` a row skipped with an error, "
         "**WRONG** an implementation whose output differs from scalar's (the run fails)."
-        % (int(res.ctx.get("bench_batch_bytes", "65536")) // 1024, res.default))
+        % (int(res.ctx.get("bench_corpus_bytes", "8388608")) // (1024 * 1024),
+           int(res.ctx.get("bench_hot_bytes", "65536")) // 1024, res.default))
     md.append("")
     data = sorted((k[5:], v) for k, v in res.ctx.items() if k.startswith("data:"))
     if data:

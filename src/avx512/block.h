@@ -228,21 +228,34 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
 
 /* ---- UTF-8 (tables and reasoning in kernel/tables.h) --------------------- */
 
-/* The bytes before each byte of cur, k = 1..3 back: the first k come from
- * the end of tail, the last output bytes so far. */
-PCT_BLOCK_INLINE pct_block block_before(pct_block tail, pct_block cur, int k)
+/* The 16 bytes before each 16-byte lane of cur: the last lane of tail, then
+ * cur's first three lanes. */
+PCT_BLOCK_INLINE pct_block block_lanes_before(pct_block tail, pct_block cur)
 {
-    return _mm512_permutex2var_epi8(tail, block_load(pct_index_table + 64 - k), cur);
+    return _mm512_alignr_epi64(cur, tail, 6);
 }
-
+/* The bytes before each byte of cur, k = 1..3 back (lanes: block_lanes_before):
+ * one in-lane byte shift each, cheaper here than a two-register byte permute. */
+PCT_BLOCK_INLINE pct_block block_before(pct_block lanes, pct_block cur, int k)
+{
+    switch (k) {
+    case 1:
+        return _mm512_alignr_epi8(cur, lanes, 15);
+    case 2:
+        return _mm512_alignr_epi8(cur, lanes, 14);
+    default:
+        return _mm512_alignr_epi8(cur, lanes, 13);
+    }
+}
 /* The bytes of cur that make ill-formed UTF-8 with what precedes them (the
  * end of tail, then cur itself). A sequence cut off at the end of cur is no
  * error here: its continuation is checked with the next block. */
 PCT_BLOCK_INLINE uint64_t block_utf8_errors(pct_block cur, pct_block tail,
                                             const pct_block_tables *t)
 {
-    const pct_block prev1 = block_before(tail, cur, 1), prev2 = block_before(tail, cur, 2),
-                    prev3 = block_before(tail, cur, 3);
+    const pct_block lanes = block_lanes_before(tail, cur);
+    const pct_block prev1 = block_before(lanes, cur, 1), prev2 = block_before(lanes, cur, 2),
+                    prev3 = block_before(lanes, cur, 3);
     const pct_block pairs = _mm512_ternarylogic_epi32(
         _mm512_shuffle_epi8(t->utf8_prev_high, block_high_nibbles(prev1)),
         _mm512_shuffle_epi8(t->utf8_prev_low, _mm512_and_si512(prev1, _mm512_set1_epi8(0x0F))),
