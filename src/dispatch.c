@@ -50,7 +50,7 @@ const pct_impl *const pct_impl_table[] = {
 };
 /* clang-format on */
 
-static _Atomic(const pct_impl *) active;
+_Atomic(const pct_impl *) pct_chosen_impl;
 
 static int runs_here(const pct_impl *impl)
 {
@@ -75,7 +75,7 @@ static const pct_impl *best_impl(void)
     return &scalar_impl; /* requires nothing: always runs */
 }
 
-static const pct_impl *choose_impl(void)
+const pct_impl *pct_choose_impl(void)
 {
     const pct_impl *impl = best_impl();
     const char *forced = getenv("PCT_IMPL");
@@ -88,7 +88,7 @@ static const pct_impl *choose_impl(void)
             unknown = 1;
     }
     const pct_impl *expected = NULL;
-    if (!atomic_compare_exchange_strong(&active, &expected, impl))
+    if (!atomic_compare_exchange_strong(&pct_chosen_impl, &expected, impl))
         return expected; /* another thread chose first (or pct_use_implementation ran) */
     if (unknown)
         fprintf(stderr,
@@ -96,12 +96,6 @@ static const pct_impl *choose_impl(void)
                 "using %s\n",
                 forced, impl->name);
     return impl;
-}
-
-const pct_impl *pct_active_impl(void)
-{
-    const pct_impl *impl = atomic_load_explicit(&active, memory_order_acquire);
-    return impl ? impl : choose_impl();
 }
 
 const char *pct_implementation(void)
@@ -114,7 +108,7 @@ int pct_use_implementation(const char *name)
     const pct_impl *impl = pct_impl_by_name(name);
     if (impl == NULL)
         return -1;
-    atomic_store_explicit(&active, impl, memory_order_release);
+    atomic_store_explicit(&pct_chosen_impl, impl, memory_order_release);
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #ifndef PCT_IMPL_H
 #define PCT_IMPL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -105,8 +106,18 @@ pct_validate_utf8_fn pct_scalar_validate_utf8;
 /* The SIMD implementations are pct_<isa>_impl, each defined in
  * src/<isa>/impl.c; dispatch.c declares those that src/meson.build built. */
 
-/* The implementation in use (chosen on first call; thread-safe). */
-const pct_impl *pct_active_impl(void);
+/* The implementation in use, once chosen (NULL before the first call). */
+extern _Atomic(const pct_impl *) pct_chosen_impl;
+/* Chooses it (first call; thread-safe) and returns it. */
+const pct_impl *pct_choose_impl(void);
+
+/* The implementation in use: one load in the calls' hot path, inline (a
+ * call into dispatch.c cost a few ns per short call). */
+static inline const pct_impl *pct_active_impl(void)
+{
+    const pct_impl *impl = atomic_load_explicit(&pct_chosen_impl, memory_order_acquire);
+    return impl ? impl : pct_choose_impl();
+}
 /* Every implementation compiled in, best first, whether or not the CPU runs
  * it; NULL-terminated. */
 extern const pct_impl *const pct_impl_table[];

