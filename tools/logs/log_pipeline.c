@@ -105,7 +105,7 @@ static void *worker_main(void *arg)
 
 static void write_slot(struct pipeline *pl, struct slot *s)
 {
-    write_all(STDOUT_FILENO, s->job.out.data, s->job.out.len);
+    write_out(s->job.out.data, s->job.out.len, s->job.st.lines);
     add_stats(&pl->run.total, &s->job.st);
     if (pl->run.show_progress)
         show_progress(pl, 0);
@@ -244,7 +244,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
 {
     const struct log_config *cfg = &pl->ctx->cfg;
     if (cfg->raw && !cfg->json) {
-        write_all(STDOUT_FILENO, p, n);
+        write_out(p, n, 0);
         return;
     }
     struct buf *o = &pl->long_out;
@@ -257,7 +257,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
     } else {
         put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
     }
-    write_all(STDOUT_FILENO, o->data, o->len);
+    write_out(o->data, o->len, 0);
 }
 
 /* pl->carry holds the start of a line longer than --max-line (no newline in
@@ -277,7 +277,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
     if (cfg->json)
-        write_all(STDOUT_FILENO, "{\"unparsed\":\"", 13);
+        write_out("{\"unparsed\":\"", 13, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -290,9 +290,9 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
         pl->run.total.bytes += text - keep;
         if (nl != NULL || eof) {
             if (cfg->json)
-                write_all(STDOUT_FILENO, "\"}", 2);
-            write_all(STDOUT_FILENO, c->data + text, end - text);
-            write_all(STDOUT_FILENO, "\n", 1);
+                write_out("\"}", 2, 0);
+            write_out(c->data + text, end - text, 0);
+            write_out("\n", 1, 1);
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
             pl->run.total.bytes += end - text + (nl != NULL);
             memmove(c->data, c->data + c->len - rest, rest);

@@ -82,6 +82,7 @@ int pct_logs_main(int argc, char **argv)
     pl.run.show_progress =
         cfg.progress == 1 || (cfg.progress < 0 && isatty(STDERR_FILENO) && pl.run.size_known > 0);
     pl.run.start = now_seconds();
+    output_start();
     pipeline_start(&pl, &ctx, threads > 1 ? (int)threads : 0);
     pipeline_inputs(&pl, files, nfiles);
     pipeline_stop(&pl);
