@@ -16,9 +16,42 @@ enum {
 /* Prints "prog: what[: detail]" on stderr and exits with CLI_EXIT_TROUBLE. */
 _Noreturn void cli_fatal(const char *prog, const char *what, const char *detail);
 
-/* Writes all n bytes to fd (retrying short writes and EINTR); a write error
- * is fatal ("prog: write error: ..."). */
-void cli_write_all(const char *prog, int fd, const char *p, size_t n);
+/* The output of a command, written with write(2), counting the units
+ * (lines, records) it has written, so that a write error can say how far
+ * the output got: no line is ever lost silently. SIGPIPE is ignored
+ * (cli_output_start), so a reader that went away (`pct logs F | head -1`)
+ * is a write error like a full disk: one message, then exit status 2:
+ *   prog: output closed (broken pipe) after N lines; stopped
+ *   prog: write error: No space left on device, after N lines; stopped
+ * Buffered (cap > 0: cli_output_put, cli_output_flush) or not
+ * (cli_output_write). */
+struct cli_output {
+    const char *prog;
+    const char *unit; /* "line", "record", ... (singular) */
+    char delimiter;   /* ends each unit in the output */
+    int fd;
+    unsigned long long units; /* units written */
+    char *buf;
+    size_t len, cap;
+    unsigned long long pending; /* units in buf */
+};
+
+/* Sets o up (buffered with a buffer of cap bytes, or not if cap is 0),
+ * ignores SIGPIPE, and makes o the output cli_fatal flushes before it
+ * exits (what was made before an error is not lost). */
+void cli_output_start(struct cli_output *o, const char *prog, const char *unit, char delimiter,
+                      int fd, size_t cap);
+
+/* Writes all n bytes (retrying short writes and EINTR), which end units
+ * units; a write error ends the process with the message above. */
+void cli_output_write(struct cli_output *o, const char *p, size_t n, unsigned long long units);
+
+/* Buffered: appends n bytes that end units units (writing when full). */
+void cli_output_put(struct cli_output *o, const char *p, size_t n, unsigned long long units);
+
+/* Buffered: writes what is held; cli_output_end also frees the buffer. */
+void cli_output_flush(struct cli_output *o);
+void cli_output_end(struct cli_output *o);
 
 /* The implementations this CPU runs, comma-separated. */
 void cli_print_implementations(FILE *stream);

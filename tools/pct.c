@@ -35,7 +35,11 @@
  * exact length first: one pass instead of two, at a small memory cost. */
 #define ENCODE_EXACT_THRESHOLD ((size_t)1 << 20)
 
-static char stdout_buffer[(size_t)1 << 18];
+/* Bytes of output held before a write(2). */
+#define OUTPUT_BUFFER ((size_t)1 << 18)
+
+/* --help and --version only: the records go out through `output`. */
+static char stdout_buffer[(size_t)1 << 14];
 
 /* ------------------------------------------------------------------------ */
 /* Fatal errors and memory                                                  */
@@ -98,13 +102,18 @@ static size_t triple(size_t len)
     return 3 * len;
 }
 
-static void write_bytes(const char *data, size_t len)
+/* The records' output: buffered, counted, a write error (a closed pipe, a
+ * full disk) reported with how many records were written (tools/cli.h). */
+static struct cli_output output;
+
+/* len bytes that end units records. */
+static void write_bytes(const char *data, size_t len, unsigned long long units)
 {
-    if (len > 0 && fwrite(data, 1, len, stdout) != len)
-        die_errno("write error");
+    cli_output_put(&output, data, len, units);
 }
 
-/* Catches errors that only show when the buffer is flushed (ENOSPC, EIO). */
+/* --help, --version: catches errors that only show when the buffer is
+ * flushed (ENOSPC, EIO). */
 static void finish_output(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
@@ -559,7 +568,8 @@ static void print_help(const struct command *only)
           "\nExit status:\n"
           "  0  all input was fine\n"
           "  1  some record failed\n"
-          "  2  usage error, read or write error, or out of memory\n",
+          "  2  usage error, read or write error (a full disk, a closed pipe: the\n"
+          "     message says how many records were written), or out of memory\n",
           stdout);
 }
 
@@ -704,8 +714,8 @@ static void handle_record(struct run *run, size_t number, const char *src, size_
         output_len = len;
     }
     if (run->command->writes_output) {
-        write_bytes(output, output_len);
-        write_bytes(terminator, terminator_len);
+        write_bytes(output, output_len, 0);
+        write_bytes(terminator, terminator_len, 1);
     }
 }
 
@@ -728,8 +738,8 @@ static int read_more(int fd, struct buffer *buffer, size_t *end)
         struct stat st;
         regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     }
-    if (!regular && fflush(stdout) != 0)
-        die_errno("write error");
+    if (!regular)
+        cli_output_flush(&output);
     if (buffer->capacity - *end < READ_CHUNK)
         buffer_reserve(buffer, *end + READ_CHUNK);
     for (;;) {
@@ -806,17 +816,22 @@ static void process_input(struct run *run, const struct invocation *inv)
     _setmode(_fileno(stdout), _O_BINARY);
 #endif
     if (inv->string_count > 0) {
+        cli_output_start(&output, "pct", "argument", '\n', STDOUT_FILENO, OUTPUT_BUFFER);
         process_strings(run, inv->strings, inv->string_count);
     } else if (inv->used & BIT(OPT_WHOLE)) {
         run->unit = "input";
+        cli_output_start(&output, "pct", "input", '\0', STDOUT_FILENO, OUTPUT_BUFFER);
         process_whole(run, STDIN_FILENO);
     } else if (inv->used & BIT(OPT_ZERO)) {
         run->unit = "record";
+        cli_output_start(&output, "pct", "record", '\0', STDOUT_FILENO, OUTPUT_BUFFER);
         process_delimited(run, STDIN_FILENO, '\0', 0);
     } else {
         run->unit = "line";
+        cli_output_start(&output, "pct", "line", '\n', STDOUT_FILENO, OUTPUT_BUFFER);
         process_delimited(run, STDIN_FILENO, '\n', 1);
     }
+    cli_output_end(&output);
 }
 
 /* 1 if the command (the first argument that is not an option or an
@@ -879,7 +894,6 @@ int main(int argc, char **argv)
                       .quiet = (inv.used & BIT(OPT_QUIET)) != 0,
                       .fail_fast = (inv.used & BIT(OPT_FAIL_FAST)) != 0};
     process_input(&run, &inv);
-    finish_output();
     free(run.out.data);
     free(inv.set_edits);
     free(inv.strings);

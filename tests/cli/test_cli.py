@@ -11,6 +11,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 
 from clitest import WRAPPER, check, run_groups, short
@@ -299,7 +300,35 @@ def test_usage():
             result = subprocess.run(WRAPPER + [PCT, "encode", "x"], stdout=full, stderr=subprocess.PIPE,
                                     timeout=60)
         check("write error exits 2", result.returncode == 2, "exit %d" % result.returncode)
-        check("write error message", b"error" in result.stderr.lower(), short(result.stderr))
+        check("write error message", result.stderr ==
+              b"pct: write error: No space left on device, after 0 arguments; stopped\n",
+              short(result.stderr))
+        with open("/dev/full", "wb") as full:
+            result = subprocess.run(WRAPPER + [PCT, "decode"], input=b"a%20b\n" * 100000, stdout=full,
+                                    stderr=subprocess.PIPE, timeout=60)
+        check("write error (lines) exits 2", result.returncode == 2, "exit %d" % result.returncode)
+        check("write error (lines) message", result.stderr ==
+              b"pct: write error: No space left on device, after 0 lines; stopped\n",
+              short(result.stderr))
+    # `pct decode < big | head -1`: the reader goes away. SIGPIPE at its
+    # default (as shells leave it) or not, one message saying how many lines
+    # went out, and exit 2: never a silent end.
+    with tempfile.TemporaryFile() as big:
+        big.write(b"caf%C3%A9+au+lait%21\n" * 200000)
+        for command in ["decode", "encode"]:
+            big.seek(0)
+            proc = subprocess.Popen(WRAPPER + [PCT, command], stdin=big, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
+            first = proc.stdout.readline()
+            proc.stdout.close()
+            err = proc.stderr.read()
+            code = proc.wait(timeout=60)
+            label = "closed pipe (%s)" % command
+            check(label + " first line", first == (b"caf\xc3\xa9+au+lait!\n" if command == "decode"
+                                                   else b"caf%25C3%25A9%2Bau%2Blait%2521\n"), short(first))
+            check(label + " exits 2", code == 2, "exit %d" % code)
+            m = re.fullmatch(rb"pct: output closed \(broken pipe\) after (\d+) lines?; stopped\n", err)
+            check(label + " message", m is not None and 1 <= int(m.group(1)) < 200000, short(err))
 
 
 def test_encode():

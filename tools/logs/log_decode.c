@@ -23,6 +23,9 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     log_scan_init(&ctx->work[1][0], 0x20, 1, "%\\\"\x7f+");
     log_scan_init(&ctx->work[0][1], 0x20, 1, "%\\\"\x7f ");
     log_scan_init(&ctx->work[1][1], 0x20, 1, "%\\\"\x7f+ ");
+    /* Text written in a JSON string as it is unless: controls, '"', '\\',
+     * and 0x80 and up (UTF-8 to check, C1 controls). */
+    log_scan_init(&ctx->json_text, 0x20, 1, "\"\\\x7f");
 }
 
 int has_high_bytes(const char *src, size_t n)
@@ -64,10 +67,10 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
     }
 }
 
-/* Decodes src into the scratch buffer; returns its length. The plain decode
- * (libpct's fast kernels) is checked here for UTF-8: valid output, by far the
- * common case, is then what PCT_UTF8 would have given, in one pass. Ill-formed
- * output is redone with U+FFFD replacement (with --bytes it stays as is). */
+/* Decodes src into the scratch buffer; returns its length. The library's
+ * decode checks the UTF-8 of what it writes as it goes (PCT_UTF8): valid
+ * output, by far the common case, takes one pass. Ill-formed output is
+ * redone with U+FFFD replacement (with --bytes, without the check). */
 static size_t decode_to_scratch(struct worker *w, const char *src, size_t n, const pct_set *keep,
                                 unsigned flags)
 {
@@ -75,11 +78,11 @@ static size_t decode_to_scratch(struct worker *w, const char *src, size_t n, con
         w->scratch.len = 0;
         buf_reserve(&w->scratch, 3 * n + 16);
     }
-    pct_result r = pct_decode_except(src, n, w->scratch.data, keep, flags);
-    if (r.status == PCT_OK && pct_validate_utf8(w->scratch.data, r.count).status != PCT_OK) {
+    pct_result r = pct_decode_except(src, n, w->scratch.data, keep, flags | PCT_UTF8);
+    if (r.status == PCT_INVALID_UTF8) {
         w->line_bad_utf8 = 1;
-        if (!w->ctx->cfg.bytes)
-            r = pct_decode_except(src, n, w->scratch.data, keep, flags | PCT_UTF8_REPLACE);
+        r = pct_decode_except(src, n, w->scratch.data, keep,
+                              w->ctx->cfg.bytes ? flags : flags | PCT_UTF8_REPLACE);
     }
     if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
         fatal("internal decoding error", pct_status_string(r.status));

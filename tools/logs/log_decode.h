@@ -21,6 +21,7 @@ struct log_ctx {
     pct_set keep_none;  /* --stats: validation with nothing required encoded */
     struct log_escape esc;
     struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
+    struct log_scan json_text;  /* JSON text that may need work: escapes, UTF-8 */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);

@@ -14,12 +14,27 @@
 #include "cli.h"
 #include "log_decompress.h"
 #include "log_input.h"
+#include "log_prefetch.h"
 
 /* Enough to tell the content type, and to find a NUL in binary data. */
 #define HEAD_BYTES ((size_t)64 << 10)
 
 static void report(const struct log_input *in, const char *format, va_list args)
 {
+    if (in->notes != NULL) {
+        struct buf *b = in->notes;
+        va_list again;
+        va_copy(again, args);
+        int n = vsnprintf(NULL, 0, format, again);
+        va_end(again);
+        size_t head = strlen("pct logs: ") + strlen(in->name) + 2;
+        buf_reserve(b, head + (size_t)(n > 0 ? n : 0) + 2);
+        b->len += (size_t)snprintf(b->data + b->len, head + 1, "pct logs: %s: ", in->name);
+        if (n > 0)
+            b->len += (size_t)vsnprintf(b->data + b->len, (size_t)n + 1, format, args);
+        b->data[b->len++] = '\n';
+        return;
+    }
     fprintf(stderr, "pct logs: %s: ", in->name);
     vfprintf(stderr, format, args);
     fputc('\n', stderr);
@@ -133,9 +148,10 @@ static int detect_type(struct log_input *in)
     return -1;
 }
 
-int log_input_open(struct log_input *in, const char *name)
+int log_input_open(struct log_input *in, const char *name, struct buf *notes)
 {
     memset(in, 0, sizeof *in);
+    in->notes = notes;
     in->is_stdin = strcmp(name, "-") == 0;
     in->name = in->is_stdin ? "standard input" : name;
     in->fd = STDIN_FILENO;
@@ -206,6 +222,8 @@ static size_t read_plain(struct log_input *in, char *dst, size_t n)
 
 size_t log_input_read(struct log_input *in, char *dst, size_t n)
 {
+    if (in->pre != NULL)
+        return log_prefetch_read(in, dst, n);
     if (in->dec != NULL)
         return log_decompress_read(in, dst, n);
     return read_plain(in, dst, n);
@@ -213,6 +231,8 @@ size_t log_input_read(struct log_input *in, char *dst, size_t n)
 
 int log_input_close(struct log_input *in)
 {
+    if (in->pre != NULL)
+        return log_prefetch_close(in);
     struct stat st;
     if (in->regular && !in->failed && fstat(in->fd, &st) == 0) {
         unsigned long long got = in->offset - in->start, at_open = in->size_at_open - in->start,

@@ -13,6 +13,7 @@
 #include "log_util.h"
 
 struct log_decompressor;
+struct log_prefetch;
 
 struct log_input {
     const char *name; /* in messages */
@@ -28,11 +29,15 @@ struct log_input {
     int eof;
     int failed; /* a fault was reported */
     struct log_decompressor *dec;
+    struct buf *notes;        /* messages held here instead of printed */
+    struct log_prefetch *pre; /* read from a thread that reads ahead */
 };
 
 /* Opens name ("-": stdin) and detects its content type. Returns 0, or -1
- * when it cannot be read (reported; nothing to close). */
-int log_input_open(struct log_input *in, const char *name);
+ * when it cannot be read (reported; nothing to close). notes: NULL, or
+ * where its messages are held (a thread reading ahead, see log_prefetch.h)
+ * instead of printed. */
+int log_input_open(struct log_input *in, const char *name, struct buf *notes);
 
 /* Reads up to n bytes of text (decompressed if need be) into dst. Returns
  * the count, or 0 at the end of the input or after a fault (reported, and

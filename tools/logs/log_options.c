@@ -69,7 +69,9 @@ static void print_logs_help(void)
           "Exit status: 0 success (unparsed and long lines are normal data), 2 usage\n"
           "error, or a fault: an input that cannot be read, is truncated, corrupt,\n"
           "shrinks, grows or is removed while being read (everything read before\n"
-          "is written, and the other inputs are still processed), or a write error.\n",
+          "is written, and the other inputs are still processed), or a write error\n"
+          "(a full disk, a closed pipe: SIGPIPE is ignored; the message says how\n"
+          "many lines were written).\n",
           stdout);
 }
 

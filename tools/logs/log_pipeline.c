@@ -23,6 +23,7 @@
 
 #include "log_input.h"
 #include "log_pipeline.h"
+#include "log_prefetch.h"
 
 static void format_bytes(char *text, size_t size, double bytes)
 {
@@ -35,18 +36,26 @@ static void format_bytes(char *text, size_t size, double bytes)
     snprintf(text, size, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
 }
 
+/* Bytes of the input files read so far: for compressed files the
+ * compressed bytes, so that they compare with the files' sizes. */
+static uint64_t input_done(const struct pipeline *pl)
+{
+    const struct log_input *in = pl->run.current;
+    return pl->run.done_before + (in != NULL ? in->offset - in->start : 0);
+}
+
 void show_progress(struct pipeline *pl, int final)
 {
     double t = now_seconds();
     if (!final && t - pl->run.last_progress < 0.1)
         return;
     pl->run.last_progress = t;
-    double done = (double)pl->run.total.bytes, total = (double)pl->run.size_known;
+    double done = (double)input_done(pl), total = (double)pl->run.size_known;
     double elapsed = t - pl->run.start, rate = elapsed > 0 ? done / elapsed : 0;
     double frac = total > 0 ? done / total : 0;
     if (frac > 1)
         frac = 1;
-    char bar[31], d[32], tt[32], r[32];
+    char bar[31], d[32], tt[32], r[32], text[32];
     int filled = (int)(frac * 30);
     for (int i = 0; i < 30; i++)
         bar[i] = i < filled ? '#' : '.';
@@ -54,9 +63,13 @@ void show_progress(struct pipeline *pl, int final)
     format_bytes(d, sizeof d, done);
     format_bytes(tt, sizeof tt, total);
     format_bytes(r, sizeof r, rate);
-    double eta = rate > 0 ? (total - done) / rate : 0;
-    fprintf(stderr, "\r[%s] %3.0f%% %s / %s  %s/s  ETA %d:%02d\033[K", bar, frac * 100, d, tt, r,
+    format_bytes(text, sizeof text, (double)pl->run.total.bytes);
+    double eta = rate > 0 && total > done ? (total - done) / rate : 0;
+    fprintf(stderr, "\r[%s] %3.0f%% %s / %s  %s/s  ETA %d:%02d", bar, frac * 100, d, tt, r,
             (int)eta / 60, (int)eta % 60);
+    if (pl->run.compressed)
+        fprintf(stderr, "  (%s decompressed)", text);
+    fputs("\033[K", stderr);
     if (final)
         fputs("\r\033[K", stderr);
     fflush(stderr);
@@ -92,7 +105,7 @@ static void *worker_main(void *arg)
 
 static void write_slot(struct pipeline *pl, struct slot *s)
 {
-    write_all(STDOUT_FILENO, s->job.out.data, s->job.out.len);
+    write_out(s->job.out.data, s->job.out.len, s->job.st.lines);
     add_stats(&pl->run.total, &s->job.st);
     if (pl->run.show_progress)
         show_progress(pl, 0);
@@ -231,7 +244,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
 {
     const struct log_config *cfg = &pl->ctx->cfg;
     if (cfg->raw && !cfg->json) {
-        write_all(STDOUT_FILENO, p, n);
+        write_out(p, n, 0);
         return;
     }
     struct buf *o = &pl->long_out;
@@ -244,7 +257,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
     } else {
         put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
     }
-    write_all(STDOUT_FILENO, o->data, o->len);
+    write_out(o->data, o->len, 0);
 }
 
 /* pl->carry holds the start of a line longer than --max-line (no newline in
@@ -264,7 +277,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
     if (cfg->json)
-        write_all(STDOUT_FILENO, "{\"unparsed\":\"", 13);
+        write_out("{\"unparsed\":\"", 13, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -277,9 +290,9 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
         pl->run.total.bytes += text - keep;
         if (nl != NULL || eof) {
             if (cfg->json)
-                write_all(STDOUT_FILENO, "\"}", 2);
-            write_all(STDOUT_FILENO, c->data + text, end - text);
-            write_all(STDOUT_FILENO, "\n", 1);
+                write_out("\"}", 2, 0);
+            write_out(c->data + text, end - text, 0);
+            write_out("\n", 1, 1);
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
             pl->run.total.bytes += end - text + (nl != NULL);
             memmove(c->data, c->data + c->len - rest, rest);
@@ -352,15 +365,39 @@ static void process_input(struct pipeline *pl, struct log_input *in)
     }
 }
 
-void pipeline_input(struct pipeline *pl, const char *name)
+static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)
 {
     struct log_input in;
-    if (log_input_open(&in, name) != 0) {
+    int status = pre != NULL ? log_prefetch_take(pre, &in) : log_input_open(&in, name, NULL);
+    if (status != 0) {
         pl->run.failed = 1;
         return;
     }
+    pl->run.current = &in;
+    pl->run.compressed |= in.dec != NULL || in.pre != NULL;
     process_input(pl, &in);
     drain(pl);
+    pl->run.current = NULL;
+    pl->run.done_before += in.offset - in.start;
     if (log_input_close(&in) != 0)
         pl->run.failed = 1;
+}
+
+void pipeline_inputs(struct pipeline *pl, char **names, size_t count)
+{
+    /* With worker threads, the files from the one being written on (as
+     * many as there are threads) are opened, and decompressed if they are
+     * compressed, each by a thread of its own. */
+    size_t window = pl->nworkers > 0 ? (size_t)pl->nworkers : 0;
+    struct log_prefetch **pre = calloc(count + 1, sizeof *pre);
+    if (pre == NULL)
+        fatal("out of memory", NULL);
+    size_t started = 0;
+    for (size_t i = 0; i < count; i++) {
+        for (; window > 0 && started < count && started < i + window; started++)
+            if (log_prefetch_eligible(names[started]))
+                pre[started] = log_prefetch_start(names[started]);
+        pipeline_input(pl, names[i], pre[i]);
+    }
+    free(pre);
 }

@@ -12,8 +12,10 @@
 /* What the whole run has done so far. */
 struct run_state {
     struct stats total;
-    uint64_t size_known;  /* total input bytes, 0 if unknown */
-    uint64_t done_before; /* bytes of earlier files */
+    uint64_t size_known;             /* total size of the input files, 0 if unknown */
+    uint64_t done_before;            /* bytes of the files before the current one */
+    const struct log_input *current; /* the input being read (main thread) */
+    int compressed;                  /* some input was compressed */
     double start, last_progress;
     int show_progress;
     int failed;
@@ -51,11 +53,15 @@ struct pipeline {
 
 /* Starts nworkers threads (0: decode on the calling thread). */
 void pipeline_start(struct pipeline *pl, const struct log_ctx *ctx, int nworkers);
-/* Decodes one input ("-": stdin) to stdout; errors set pl->run.failed. */
-void pipeline_input(struct pipeline *pl, const char *name);
+/* Decodes the inputs ("-": stdin) to stdout, in order; errors set
+ * pl->run.failed. With worker threads, compressed files are decompressed
+ * ahead, several at once (log_prefetch.h). */
+void pipeline_inputs(struct pipeline *pl, char **names, size_t count);
 /* Writes what is left and stops the threads. */
 void pipeline_stop(struct pipeline *pl);
-/* Redraws the progress bar (at most every 0.1 s unless final). */
+/* Redraws the progress bar (at most every 0.1 s unless final): bytes of
+ * the input files read (for compressed files, compressed bytes) against
+ * their total size, and with compressed input the text decoded so far. */
 void show_progress(struct pipeline *pl, int final);
 
 #endif

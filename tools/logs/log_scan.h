@@ -30,9 +30,9 @@ struct log_scan {
 void log_scan_init(struct log_scan *s, unsigned char below, int high, const char *bytes);
 
 #ifdef LOG_SCAN_SSE2
-static inline unsigned log_scan_mask(const struct log_scan *s, const char *p)
+/* Bit k set: byte k of v is in the class. */
+static inline unsigned log_scan_mask_v(const struct log_scan *s, __m128i v)
 {
-    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     const __m128i *vec = (const __m128i *)(const void *)s->vec;
     __m128i hit = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_loadu_si128(vec)), v);
     for (int k = 1; k <= LOG_SCAN_BYTES; k++)
@@ -41,6 +41,11 @@ static inline unsigned log_scan_mask(const struct log_scan *s, const char *p)
     if (s->high)
         m |= (unsigned)_mm_movemask_epi8(v);
     return m;
+}
+
+static inline unsigned log_scan_mask(const struct log_scan *s, const char *p)
+{
+    return log_scan_mask_v(s, _mm_loadu_si128((const __m128i *)(const void *)p));
 }
 #endif
 

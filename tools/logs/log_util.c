@@ -42,7 +42,14 @@ double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void write_all(int fd, const char *p, size_t n)
+static struct cli_output output;
+
+void output_start(void)
 {
-    cli_write_all("pct logs", fd, p, n);
+    cli_output_start(&output, "pct logs", "line", '\n', STDOUT_FILENO, 0);
+}
+
+void write_out(const char *p, size_t n, uint64_t lines)
+{
+    cli_output_write(&output, p, n, lines);
 }

@@ -21,8 +21,12 @@ struct buf {
 void buf_reserve(struct buf *b, size_t extra);
 
 double now_seconds(void);
-/* Writes all n bytes (retrying short writes); fatal on error. */
-void write_all(int fd, const char *p, size_t n);
+/* The output (stdout): output_start ignores SIGPIPE; write_out writes all
+ * n bytes, which end lines lines; a write error (a closed pipe, a full
+ * disk) ends the process with a message saying how many lines were written
+ * (cli_output_write). */
+void output_start(void);
+void write_out(const char *p, size_t n, uint64_t lines);
 
 static inline int is_hex(unsigned char c)
 {

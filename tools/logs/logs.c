@@ -82,9 +82,9 @@ int pct_logs_main(int argc, char **argv)
     pl.run.show_progress =
         cfg.progress == 1 || (cfg.progress < 0 && isatty(STDERR_FILENO) && pl.run.size_known > 0);
     pl.run.start = now_seconds();
+    output_start();
     pipeline_start(&pl, &ctx, threads > 1 ? (int)threads : 0);
-    for (size_t i = 0; i < nfiles; i++)
-        pipeline_input(&pl, files[i]);
+    pipeline_inputs(&pl, files, nfiles);
     pipeline_stop(&pl);
     if (pl.run.show_progress)
         show_progress(&pl, 1);

@@ -1,0 +1,177 @@
+/* log_prefetch.c - compressed inputs decompressed ahead on their own
+ * threads (see log_prefetch.h).
+ *
+ * The ring holds len bytes from start (wrapping at PREFETCH_BYTES). The
+ * producer writes only the free part, the consumer reads only the filled
+ * part; start, len and the state flags are read and written under the lock,
+ * the bytes themselves outside it. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log_prefetch.h"
+
+struct log_prefetch {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond; /* the ring or the state changed */
+    const char *name;
+    struct log_input in; /* the producer's, until handed over */
+    struct buf notes;    /* its messages, printed by the consumer */
+    char *ring;
+    size_t start, len;
+    uint64_t raw_read; /* bytes of the file read so far */
+    int opened;        /* open done: open_status and plain are set */
+    int open_status;
+    int plain; /* text: the consumer reads the opened input itself */
+    int end;   /* no more bytes will come */
+    int failed;
+    int cancel;
+};
+
+int log_prefetch_eligible(const char *name)
+{
+    struct stat st;
+    return strcmp(name, "-") != 0 && stat(name, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void *producer(void *arg)
+{
+    struct log_prefetch *p = arg;
+    int status = log_input_open(&p->in, p->name, &p->notes);
+    pthread_mutex_lock(&p->lock);
+    p->opened = 1;
+    p->open_status = status;
+    p->plain = status == 0 && p->in.dec == NULL;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    if (status != 0 || p->plain)
+        return NULL;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        while (p->len == PREFETCH_BYTES && !p->cancel)
+            pthread_cond_wait(&p->cond, &p->lock);
+        int cancel = p->cancel;
+        size_t at = (p->start + p->len) % PREFETCH_BYTES;
+        size_t room =
+            at >= p->start && p->len < PREFETCH_BYTES ? PREFETCH_BYTES - at : p->start - at;
+        pthread_mutex_unlock(&p->lock);
+        if (cancel)
+            break;
+        size_t got = log_input_read(&p->in, p->ring + at, room);
+        pthread_mutex_lock(&p->lock);
+        p->len += got;
+        p->raw_read = p->in.offset - p->in.start;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+        if (got == 0)
+            break;
+    }
+    int failed = log_input_close(&p->in) != 0;
+    pthread_mutex_lock(&p->lock);
+    p->end = 1;
+    p->failed = failed;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+struct log_prefetch *log_prefetch_start(const char *name)
+{
+    struct log_prefetch *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        fatal("out of memory", NULL);
+    p->name = name;
+    p->ring = malloc(PREFETCH_BYTES);
+    if (p->ring == NULL)
+        fatal("out of memory", NULL);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->cond, NULL);
+    if (pthread_create(&p->thread, NULL, producer, p) != 0)
+        fatal("cannot start threads", NULL);
+    return p;
+}
+
+/* Joins the thread, prints its messages and frees p. */
+static int finish(struct log_prefetch *p)
+{
+    pthread_mutex_lock(&p->lock);
+    p->cancel = 1;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(p->thread, NULL);
+    if (p->notes.len > 0)
+        fwrite(p->notes.data, 1, p->notes.len, stderr);
+    int failed = p->failed;
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->cond);
+    free(p->notes.data);
+    free(p->ring);
+    free(p);
+    return failed;
+}
+
+int log_prefetch_take(struct log_prefetch *p, struct log_input *in)
+{
+    pthread_mutex_lock(&p->lock);
+    while (!p->opened)
+        pthread_cond_wait(&p->cond, &p->lock);
+    int status = p->open_status, plain = p->plain;
+    pthread_mutex_unlock(&p->lock);
+    if (status != 0 || plain) {
+        /* The thread is done with p->in: it returned after setting these. */
+        struct log_input opened = p->in;
+        finish(p);
+        if (status != 0)
+            return -1;
+        *in = opened;
+        in->notes = NULL; /* from now on, messages go out as they come */
+        return 0;
+    }
+    memset(in, 0, sizeof *in);
+    in->name = p->name; /* never stdin: see log_prefetch_eligible */
+    in->fd = -1;
+    in->regular = 1;
+    in->pre = p;
+    return 0;
+}
+
+size_t log_prefetch_read(struct log_input *in, char *dst, size_t n)
+{
+    struct log_prefetch *p = in->pre;
+    pthread_mutex_lock(&p->lock);
+    while (p->len == 0 && !p->end)
+        pthread_cond_wait(&p->cond, &p->lock);
+    size_t k = p->len;
+    if (k > PREFETCH_BYTES - p->start)
+        k = PREFETCH_BYTES - p->start;
+    size_t from = p->start;
+    in->offset = p->raw_read;
+    pthread_mutex_unlock(&p->lock);
+    if (k > n)
+        k = n;
+    if (k == 0) {
+        in->eof = 1;
+        return 0;
+    }
+    memcpy(dst, p->ring + from, k);
+    pthread_mutex_lock(&p->lock);
+    p->start = (p->start + k) % PREFETCH_BYTES;
+    p->len -= k;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    return k;
+}
+
+int log_prefetch_close(struct log_input *in)
+{
+    int failed = finish(in->pre);
+    in->pre = NULL;
+    in->failed |= failed;
+    return in->failed ? -1 : 0;
+}

@@ -1,0 +1,41 @@
+/* log_prefetch.h - compressed inputs decompressed ahead, one thread per
+ * file, so that several .gz/.zst files (logrotate's access.log.*.gz) are
+ * decompressed in parallel while the output stays in command-line order.
+ *
+ * A prefetch opens its file on its own thread. Plain text is handed back
+ * as it was opened (reading it is no work worth a thread). Compressed input
+ * is decompressed into a ring of PREFETCH_BYTES: when the ring is full the
+ * thread waits until the file is due and read, so memory stays bounded
+ * (PREFETCH_BYTES per file in flight), whatever the files' sizes. The
+ * file's messages (unreadable, truncated, corrupt, changed while read) are
+ * held and printed when its turn comes, after everything decoded before the
+ * fault has been handed out: stderr reads as in a serial run. */
+#ifndef PCT_TOOLS_LOG_PREFETCH_H
+#define PCT_TOOLS_LOG_PREFETCH_H
+
+#include <stddef.h>
+
+#include "log_input.h"
+
+/* Decompressed bytes a file may run ahead of its reader. */
+#define PREFETCH_BYTES ((size_t)2 << 20)
+
+struct log_prefetch;
+
+/* 1 if name is worth a prefetch: a regular file (not stdin, not a pipe). */
+int log_prefetch_eligible(const char *name);
+
+/* Starts the thread that opens name and reads it ahead. */
+struct log_prefetch *log_prefetch_start(const char *name);
+
+/* Waits until the file is open and sets in up to read it (its messages so
+ * far printed). Returns 0, or -1 if it could not be opened (reported). The
+ * prefetch is then owned by in (or freed). */
+int log_prefetch_take(struct log_prefetch *p, struct log_input *in);
+
+/* For log_input_read and log_input_close of an input set up by
+ * log_prefetch_take. */
+size_t log_prefetch_read(struct log_input *in, char *dst, size_t n);
+int log_prefetch_close(struct log_input *in);
+
+#endif
