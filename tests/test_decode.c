@@ -350,6 +350,52 @@ static void every_position(void)
     }
 }
 
+/* Long all-escaped runs (kernels may decode them 64 escapes at a time after
+ * a block of escapes only): a literal prefix of every length up to a block
+ * (so runs start at every phase), then escapes of UTF-8 text or of ASCII,
+ * with one item that breaks the run (a literal, a malformed escape, %u, a
+ * byte that breaks the UTF-8, a hex digit where a '%' belongs) at every
+ * position, or none. */
+static void dense_runs(void)
+{
+    static const char *const items[] = {"",     "a",   "%4",     "%ZZ",  "%u20AC", "+",  "%C3",
+                                        "\xFF", "%FF", "%E6%97", "%%41", "A41",    "0e9"};
+    static const char *const runs[] = {"%E6%97%A5", "%41", "%c3%a9"};
+    static const unsigned flag_set[] = {0,
+                                        PCT_STRICT,
+                                        PCT_UTF8,
+                                        PCT_UTF8_REPLACE,
+                                        PCT_PLUS | PCT_PERCENT_U,
+                                        PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U};
+    enum {
+        RUN = 640
+    };
+    static uint8_t buf[64 + RUN + 16];
+    const size_t step = test_quick() ? 29 : 5;
+    for (size_t rn = 0; rn < sizeof runs / sizeof runs[0]; rn++) {
+        const size_t rl = strlen(runs[rn]);
+        for (size_t prefix = 0; prefix < 64; prefix += test_quick() ? 13 : 3) {
+            for (size_t it = 0; it < sizeof items / sizeof items[0]; it++) {
+                const char *item = items[it];
+                const size_t il = strlen(item);
+                for (size_t pos = 0; pos <= RUN; pos += il ? step : RUN + 1) {
+                    size_t n = prefix;
+                    memset(buf, 'a', prefix);
+                    for (; n < prefix + pos; n += rl)
+                        mem_cpy(buf + n, runs[rn], rl);
+                    mem_cpy(buf + n, item, il);
+                    n += il;
+                    for (; n < prefix + RUN; n += rl)
+                        mem_cpy(buf + n, runs[rn], rl);
+                    for (size_t f = 0; f < sizeof flag_set / sizeof flag_set[0]; f++)
+                        decode_vs_model(buf, n, NULL, flag_set[f]);
+                    decode_vs_model(buf, n, &slash, 0);
+                }
+            }
+        }
+    }
+}
+
 /* A UTF-8 sequence cut off by the end of the input, ending at every offset
  * of the last two 64-byte blocks: the last block may then hold only the
  * sequence's last digits and write no byte of it (a kernel once looped
@@ -412,6 +458,7 @@ int main(void)
         }
         every_position();
         sequence_cut_at_the_end();
+        dense_runs();
         random_inputs();
     }
     return check_done();

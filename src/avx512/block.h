@@ -248,6 +248,29 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
     }
     return out;
 }
+/* Dense runs of escapes (kernel/decode_body.h): the 192 bytes at s as 64
+ * escapes. Gathers the high and low digits with one two-register and one
+ * masked permute each (the digits from offset 128 on come from the third
+ * register), and returns 1 with the 64 bytes in *bytes when every third byte
+ * from s is '%' followed by two hex digits, else 0. */
+#define PCT_BLOCK_DENSE 1
+PCT_BLOCK_INLINE int block_decode_dense(const uint8_t *s, pct_block *bytes,
+                                        const pct_block_tables *t)
+{
+    const pct_block a = block_load(s), b = block_load(s + 64), c = block_load(s + 128);
+    const uint64_t misplaced = (block_eq(a, '%') ^ 0x9249249249249249ull) |
+                               (block_eq(b, '%') ^ 0x4924924924924924ull) |
+                               (block_eq(c, '%') ^ 0x2492492492492492ull);
+    const pct_block high_index = block_load(pct_dense_high_index);
+    const pct_block low_index = block_load(pct_dense_low_index);
+    pct_block high = _mm512_permutex2var_epi8(a, high_index, b);
+    high = _mm512_mask_permutexvar_epi8(high, ~0ull << 43, high_index, c); /* 3j + 1 >= 128 */
+    pct_block low = _mm512_permutex2var_epi8(a, low_index, b);
+    low = _mm512_mask_permutexvar_epi8(low, ~0ull << 42, low_index, c); /* 3j + 2 >= 128 */
+    const pct_block high_values = block_hex_values(high, t), low_values = block_hex_values(low, t);
+    *bytes = block_escaped_bytes(high_values, low_values);
+    return (misplaced | block_not_hex2(high, high_values, low, low_values)) == 0;
+}
 /* ---- UTF-8 (tables and reasoning in kernel/tables.h) --------------------- */
 
 /* The 16 bytes before each 16-byte lane of cur: the last lane of tail, then

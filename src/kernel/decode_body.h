@@ -20,6 +20,12 @@
  * (kernel/handover.c). The last block is a partial one (masked loads and
  * stores), so no input is too short for the kernel.
  *
+ * One exception, cheap and predictable on real text: after a block that was
+ * escapes only (all-escaped UTF-8, as CJK paths are), an ISA with
+ * block_decode_dense decodes 192 bytes = 64 escapes at a time, with no
+ * compaction, while they stay so. Text with literal bytes in every block
+ * never enters it; a run that ends costs one failed attempt.
+ *
  * In place (dst == src): a block's output starts no later than its input
  * and is no longer, and all its input is loaded before it is stored.
  */
@@ -53,12 +59,100 @@ PCT_BLOCK_INLINE void decode_stop(pct_decode_point *p, const uint8_t *src, size_
     }
 }
 
+#ifdef PCT_BLOCK_DENSE
+/* Decodes the runs of escapes from the token at `at`, 192 input bytes = 64
+ * escapes = 64 output bytes at a time, while they last (and, with a UTF-8
+ * check, stay well-formed: the blocks find an error and hand over). Returns
+ * where it stopped. Its own function, so that the main loop's registers are
+ * not spent on its tables. In place, each output is stored after its input
+ * is loaded, and is no longer. */
+typedef struct pct_dense_end {
+    size_t at;      /* input offset reached */
+    uint8_t *out;   /* output reached */
+    pct_block tail; /* UTF-8 check: the last 64 output bytes */
+} pct_dense_end;
+
+__attribute__((noinline)) static pct_dense_end decode_dense(const uint8_t *src, size_t at,
+                                                            size_t len, uint8_t *out,
+                                                            pct_block tail, pct_decode_point *p,
+                                                            int check)
+{
+    const pct_block_tables tables = block_tables_load();
+    pct_block bytes;
+    while (at + 192 <= len && block_decode_dense(src + at, &bytes, &tables)) {
+        if (check) {
+            if (block_utf8_errors(bytes, tail, &tables))
+                break;
+            tail = bytes;
+            pct_decode_point_block(p, at + 64, 0x4924924924924924ull, 21);
+            pct_decode_point_block(p, at + 128, 0x2492492492492492ull, 21);
+        }
+        block_store(out, bytes);
+        out += 64;
+        at += 192;
+    }
+    return (pct_dense_end){at, out, tail};
+}
+#endif
+
+/* Decodes the block at i (full: 64 + PCT_SCAN_AHEAD input bytes from i;
+ * else the last, partial one). Returns 1 when the scalar routine must take
+ * over at i instead (nothing of the block is written), else 0 with the
+ * block's output written and the carries and UTF-8 tail updated; *n: the
+ * bytes written. */
+PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int full,
+                                  const pct_set *keep, unsigned flags,
+                                  const pct_block_tables *tables, pct_block_set kept_set,
+                                  uint8_t **out, uint64_t *carry, uint64_t *kept_carry,
+                                  pct_block *tail, pct_decode_point *p, size_t *n)
+{
+    const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
+    const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
+    pct_scan b;
+    if (full)
+        scan_full_block(&b, src + i, tables);
+    else
+        scan_block(&b, src + i, len - i, tables);
+    uint64_t escapes = b.escapes;
+    const pct_block bytes = b.bytes;
+    uint64_t kept = 0;
+    if (keep) {
+        kept = escapes & block_in_set(bytes, kept_set, tables);
+        escapes &= ~kept;
+    }
+    const uint64_t stray = b.percents & ~(escapes | kept);
+    if (stray && ((flags & PCT_STRICT) || normalize ||
+                  ((flags & PCT_PERCENT_U) && (stray & block_eq(b.next, 'u')))))
+        return 1;
+    pct_block text = (flags & PCT_PLUS) ? block_replace(b.text, '+', ' ') : b.text;
+    if (normalize)
+        text = block_upper_hex(text, digits_of(kept) | *kept_carry);
+    const uint64_t output = ~(digits_of(escapes) | *carry) & b.valid;
+    const pct_block packed = block_compact(block_select(escapes, bytes, text), output);
+    *n = (size_t)__builtin_popcountll(output);
+    if (check) {
+        if (block_utf8_errors(packed, *tail, tables) & block_low_bits(*n))
+            return 1;
+        *tail = block_utf8_tail(*tail, packed, *n);
+        pct_decode_point_block(p, i, output, *n);
+    }
+    /* A block with 64 input bytes has 64 bytes of room: its output starts
+     * no later than its input, which dst has room for. */
+    block_store_any(*out, packed, *n, full || b.valid == ~0ull);
+    *out += *n;
+    *carry = digits_carried(escapes);
+    *kept_carry = digits_carried(kept);
+    return 0;
+}
+
+/* dense_runs: try block_decode_dense after a block of escapes only (worth
+ * its per-block test and its call only on long inputs). */
 PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t *dst,
-                                        const pct_set *keep, unsigned flags, size_t *consumed)
+                                        const pct_set *keep, unsigned flags, size_t *consumed,
+                                        int dense_runs)
 {
     const int final = consumed == NULL;
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
-    const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
     const pct_block_set kept_set = keep ? block_set_load(keep) : block_zero();
     const pct_block_tables tables = block_tables_load();
     pct_decode_point p = {0, dst, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
@@ -66,46 +160,48 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
     pct_block tail = block_zero(); /* UTF-8: the last output bytes */
     uint64_t carry = 0;            /* digits of the last block's last escape */
     uint64_t kept_carry = 0;       /* the same, of a kept escape */
-    size_t i = 0, window = PCT_WINDOW_MIN;
+    size_t i = 0, window = PCT_WINDOW_MIN, n;
     pct_result r;
+#ifndef PCT_BLOCK_DENSE
+    (void)dense_runs;
+#else
+    const int dense_ok = dense_runs && keep == NULL && !(flags & PCT_INTERNAL_NORMALIZE);
+#endif
     while (i < len) {
-        const size_t left = len - i;
-        if (left < 64 + PCT_SCAN_AHEAD && !final)
-            break; /* the scalar routine decides what the next bytes may change */
-        pct_scan b;
-        scan_block(&b, src + i, left, &tables);
-        uint64_t escapes = b.escapes;
-        const pct_block bytes = b.bytes;
-        uint64_t kept = 0;
-        if (keep) {
-            kept = escapes & block_in_set(bytes, kept_set, &tables);
-            escapes &= ~kept;
-        }
-        const uint64_t stray = b.percents & ~(escapes | kept);
-        if (stray && ((flags & PCT_STRICT) || normalize ||
-                      ((flags & PCT_PERCENT_U) && (stray & block_eq(b.next, 'u')))))
-            goto hand_over;
-        pct_block text = (flags & PCT_PLUS) ? block_replace(b.text, '+', ' ') : b.text;
-        if (normalize)
-            text = block_upper_hex(text, digits_of(kept) | kept_carry);
-        const uint64_t output = ~(digits_of(escapes) | carry) & b.valid;
-        const pct_block packed = block_compact(block_select(escapes, bytes, text), output);
-        const size_t n = (size_t)__builtin_popcountll(output);
-        if (check) {
-            if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
+        /* Full blocks, with plain loads and stores: the loop is short, and
+         * its length here is its speed. */
+        while (len - i >= 64 + PCT_SCAN_AHEAD) {
+            if (decode_block(src, len, i, 1, keep, flags, &tables, kept_set, &out, &carry,
+                             &kept_carry, &tail, &p, &n))
                 goto hand_over;
-            tail = block_utf8_tail(tail, packed, n);
-            pct_decode_point_block(&p, i, output, n);
+            i += 64;
+            window = PCT_WINDOW_MIN;
+#ifdef PCT_BLOCK_DENSE
+            if (__builtin_expect(dense_ok && n <= 22, 0)) {
+                /* Maybe escapes only: try runs of them from the next token on
+                 * (after the digits carried into block i). */
+                const size_t at = i + (size_t)__builtin_popcountll(carry);
+                const pct_dense_end end = decode_dense(src, at, len, out, tail, &p, check);
+                if (end.at != at) {
+                    i = end.at;
+                    out = end.out;
+                    tail = end.tail;
+                    carry = 0;
+                }
+            }
+#endif
         }
-        /* A full block has 64 bytes of room: its output starts no later than
-         * its input, which dst has room for. */
-        block_store_any(out, packed, n, b.valid == ~0ull);
-        out += n;
-        carry = digits_carried(escapes);
-        kept_carry = digits_carried(kept);
-        i += 64;
-        window = PCT_WINDOW_MIN;
-        continue;
+        if (!final)
+            break; /* the scalar routine decides what the next bytes may change */
+        /* The last bytes: partial blocks, masked loads and stores. */
+        while (i < len) {
+            if (decode_block(src, len, i, 0, keep, flags, &tables, kept_set, &out, &carry,
+                             &kept_carry, &tail, &p, &n))
+                goto hand_over;
+            i += 64;
+            window = PCT_WINDOW_MIN;
+        }
+        break;
     hand_over:
         p.out = out;
         decode_stop(&p, src, i, carry, kept_carry, tail, flags);

@@ -17,29 +17,39 @@ typedef struct pct_scan {
     uint64_t escapes;  /* '%' followed by two hex digits */
 } pct_scan;
 
+/* Finds the escapes of the block whose bytes at s, s + 1 and s + 2 are in
+ * text, next and b2. */
+PCT_BLOCK_INLINE void scan_escapes(pct_scan *b, pct_block b2, const pct_block_tables *t)
+{
+    b->percents = block_eq(b->text, '%');
+    const pct_block hi = block_hex_values(b->next, t), lo = block_hex_values(b2, t);
+    b->escapes = b->percents & ~block_not_hex2(b->next, hi, b2, lo);
+    b->bytes = block_escaped_bytes(hi, lo);
+}
+
+/* Scans the full block at s: 64 + PCT_SCAN_AHEAD bytes are input. */
+PCT_BLOCK_INLINE void scan_full_block(pct_scan *b, const uint8_t *s, const pct_block_tables *t)
+{
+    b->valid = ~0ull;
+    b->text = block_load(s);
+    b->next = block_load(s + 1);
+    scan_escapes(b, block_load(s + 2), t);
+}
+
 /* Scans the block at s, with `left` input bytes from s on: a full block
  * when there are 64 + PCT_SCAN_AHEAD, else a partial one (masked loads, that
  * read nothing past the end). */
 PCT_BLOCK_INLINE void scan_block(pct_scan *b, const uint8_t *s, size_t left,
                                  const pct_block_tables *t)
 {
-    pct_block b2;
-    b->valid = ~0ull;
     if (left >= 64 + PCT_SCAN_AHEAD) {
-        b->text = block_load(s);
-        b->next = block_load(s + 1);
-        b2 = block_load(s + 2);
-    } else {
-        b->text = block_load_n(s, left < 64 ? left : 64);
-        b->next = block_load_n(s + 1, left - 1 < 64 ? left - 1 : 64);
-        b2 = block_load_n(s + 2, left < 2 ? 0 : left - 2 < 64 ? left - 2 : 64);
-        if (left < 64)
-            b->valid = block_low_bits(left);
+        scan_full_block(b, s, t);
+        return;
     }
-    b->percents = block_eq(b->text, '%');
-    const pct_block hi = block_hex_values(b->next, t), lo = block_hex_values(b2, t);
-    b->escapes = b->percents & ~block_not_hex2(b->next, hi, b2, lo);
-    b->bytes = block_escaped_bytes(hi, lo);
+    b->valid = left < 64 ? block_low_bits(left) : ~0ull;
+    b->text = block_load_n(s, left < 64 ? left : 64);
+    b->next = block_load_n(s + 1, left - 1 < 64 ? left - 1 : 64);
+    scan_escapes(b, block_load_n(s + 2, left < 2 ? 0 : left - 2 < 64 ? left - 2 : 64), t);
 }
 
 /* Only the text of the block at s (and which bytes are input): what the

@@ -27,6 +27,12 @@ extern const uint8_t pct_index_table[128];
 extern const uint8_t pct_encode_spread[4][64];
 extern const uint8_t pct_encode_spread_low[4][64];
 
+/* Decoding 192 bytes that are 64 escapes (kernel/decode_body.h, dense
+ * runs): entry j is the offset of escape j's high digit (3j + 1) or low
+ * digit (3j + 2) in those 192 bytes. */
+extern const uint8_t pct_dense_high_index[64];
+extern const uint8_t pct_dense_low_index[64];
+
 /* 1 << (k & 7) for k = 0..63: the bit of a byte within its set byte. */
 extern const uint8_t pct_bit_of_table[64];
 
