@@ -185,7 +185,8 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
             for (int k = 0; k < PCT_VECS; k++)
                 errors |= vec_block_bits(
                     ~vec_mask(
-                        vec_eq8(vec_utf8_errors(unit + PCT_VEC_W * (k + 1), &tables), vec_zero())),
+                        vec_eq8(vec_utf8_errors(unit + PCT_VEC_W * (k + 1), &tables), vec_zero())) &
+                        (uint32_t)vec_low_bits(PCT_VEC_W),
                     k);
             if (errors & vec_low_bits(n))
                 goto hand_over;
