@@ -73,4 +73,19 @@ extern const uint8_t pct_utf8_prev_high[16];
 extern const uint8_t pct_utf8_prev_low[16];
 extern const uint8_t pct_utf8_cur_high[16];
 
+/* Compaction by tables (the SIMD implementations without a compress
+ * instruction): for the 8-bit mask k of the bytes of an 8-byte group that
+ * stay, pct_compact_8[k] is the shuffle that moves them to the front, in
+ * order (0x80, which a shuffle turns into 0, after them). For example
+ * k = 1111 1001 (an escape at 0: its digits 1 and 2 go) gives 0 3 4 5 6 7. */
+extern const uint8_t pct_compact_8[256][8];
+
+/* Hex digits by nibble lookups (16-entry shuffles): a byte is a hex digit
+ * exactly when pct_hex_class_low[its low nibble] & pct_hex_class_high[its
+ * high nibble] is not 0 (bit 0: a digit 0-9, high nibble 3; bit 1: a letter
+ * A-F or a-f, high nibble 4 or 6, low nibble 1-6). A byte >= 0x80 looks up 0
+ * in a shuffle by itself. */
+extern const uint8_t pct_hex_class_low[16];
+extern const uint8_t pct_hex_class_high[16];
+
 #endif /* PCT_KERNEL_TABLES_H */

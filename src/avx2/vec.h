@@ -1,0 +1,114 @@
+/* avx2/vec.h - the vector primitives of the shared x86 kernel bodies
+ * (x86/<op>_body.h) for AVX2: a vector is one ymm register (32 bytes, two
+ * 16-byte lanes), a 64-byte block two of them. Only what differs from SSE4.2
+ * is here: the width, the lane-crossing steps and the compaction store.
+ */
+#ifndef PCT_AVX2_VEC_H
+#define PCT_AVX2_VEC_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/tables.h"
+
+typedef __m256i pct_vec;
+
+#define PCT_VEC_W 32
+#define PCT_VEC_INLINE static inline __attribute__((always_inline))
+
+PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
+{
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+PCT_VEC_INLINE void vec_store(uint8_t *p, pct_vec v)
+{
+    _mm256_storeu_si256((__m256i *)p, v);
+}
+
+/* A 16-byte table (or vector) in every lane. */
+PCT_VEC_INLINE pct_vec vec_from128(__m128i x)
+{
+    return _mm256_broadcastsi128_si256(x);
+}
+
+/* The 16-byte pieces at p, p + stride, ...: one per lane. */
+PCT_VEC_INLINE pct_vec vec_load_lanes(const uint8_t *p, size_t stride)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                   _mm_loadu_si128((const __m128i *)(p + stride)), 1);
+}
+
+/* The 16-byte lane k of v. */
+PCT_VEC_INLINE __m128i vec_lane(pct_vec v, int k)
+{
+    return k ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+}
+
+PCT_VEC_INLINE pct_vec vec_set1(uint8_t c)
+{
+    return _mm256_set1_epi8((char)c);
+}
+
+PCT_VEC_INLINE pct_vec vec_zero(void)
+{
+    return _mm256_setzero_si256();
+}
+
+#define vec_and _mm256_and_si256
+#define vec_or _mm256_or_si256
+#define vec_xor _mm256_xor_si256
+#define vec_andnot _mm256_andnot_si256 /* ~a & b */
+#define vec_add8 _mm256_add_epi8
+#define vec_sub8 _mm256_sub_epi8
+#define vec_subs_u8 _mm256_subs_epu8
+#define vec_min_u8 _mm256_min_epu8
+#define vec_eq8 _mm256_cmpeq_epi8
+#define vec_shuffle _mm256_shuffle_epi8 /* pshufb, within each lane */
+#define vec_blendv _mm256_blendv_epi8
+#define vec_srli16 _mm256_srli_epi16
+#define vec_slli16 _mm256_slli_epi16
+#define vec_unpacklo8 _mm256_unpacklo_epi8
+#define vec_unpackhi8 _mm256_unpackhi_epi8
+#define vec_unpacklo16 _mm256_unpacklo_epi16
+#define vec_unpackhi16 _mm256_unpackhi_epi16
+
+PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
+{
+    return (uint32_t)_mm256_movemask_epi8(v);
+}
+
+PCT_VEC_INLINE int vec_is_zero(pct_vec v)
+{
+    return _mm256_testz_si256(v, v);
+}
+
+/* Stores the bytes of v whose bit is set in keep, in order, and returns the
+ * end of what they take: four 8-byte groups, each packed by one entry of
+ * pct_compact_8 (one vpshufb for all four), stored one after the other.
+ * Writes at most 32 bytes from out. */
+PCT_VEC_INLINE uint8_t *vec_compact_store(uint8_t *out, pct_vec v, uint32_t keep)
+{
+    const unsigned k0 = keep & 0xFF, k1 = (keep >> 8) & 0xFF, k2 = (keep >> 16) & 0xFF,
+                   k3 = keep >> 24;
+    const __m128i lane0 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)pct_compact_8[k0]),
+                                             _mm_loadl_epi64((const __m128i *)pct_compact_8[k1]));
+    const __m128i lane1 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)pct_compact_8[k2]),
+                                             _mm_loadl_epi64((const __m128i *)pct_compact_8[k3]));
+    const __m256i shuffle =
+        _mm256_add_epi8(_mm256_inserti128_si256(_mm256_castsi128_si256(lane0), lane1, 1),
+                        _mm256_setr_epi64x(0, 0x0808080808080808ll, 0, 0x0808080808080808ll));
+    const __m256i packed = _mm256_shuffle_epi8(v, shuffle);
+    const __m128i p0 = _mm256_castsi256_si128(packed), p1 = _mm256_extracti128_si256(packed, 1);
+    _mm_storel_epi64((__m128i *)out, p0);
+    out += __builtin_popcount(k0);
+    _mm_storel_epi64((__m128i *)out, _mm_unpackhi_epi64(p0, p0));
+    out += __builtin_popcount(k1);
+    _mm_storel_epi64((__m128i *)out, p1);
+    out += __builtin_popcount(k2);
+    _mm_storel_epi64((__m128i *)out, _mm_unpackhi_epi64(p1, p1));
+    return out + __builtin_popcount(k3);
+}
+
+#endif /* PCT_AVX2_VEC_H */

@@ -1,0 +1,106 @@
+/* sse42/vec.h - the vector primitives of the shared x86 kernel bodies
+ * (x86/<op>_body.h) for SSE4.2: a vector is one xmm register (16 bytes, one
+ * lane), a 64-byte block four of them. Only what differs from AVX2 is here:
+ * the width and the compaction store.
+ */
+#ifndef PCT_SSE42_VEC_H
+#define PCT_SSE42_VEC_H
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/tables.h"
+
+typedef __m128i pct_vec;
+
+#define PCT_VEC_W 16
+#define PCT_VEC_INLINE static inline __attribute__((always_inline))
+
+PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)p);
+}
+
+PCT_VEC_INLINE void vec_store(uint8_t *p, pct_vec v)
+{
+    _mm_storeu_si128((__m128i *)p, v);
+}
+
+/* A 16-byte table (or vector) in every lane. */
+PCT_VEC_INLINE pct_vec vec_from128(__m128i x)
+{
+    return x;
+}
+
+/* The 16-byte pieces at p, p + stride, ...: one per lane. */
+PCT_VEC_INLINE pct_vec vec_load_lanes(const uint8_t *p, size_t stride)
+{
+    (void)stride;
+    return vec_load(p);
+}
+
+/* The 16-byte lane k of v. */
+PCT_VEC_INLINE __m128i vec_lane(pct_vec v, int k)
+{
+    (void)k;
+    return v;
+}
+
+PCT_VEC_INLINE pct_vec vec_set1(uint8_t c)
+{
+    return _mm_set1_epi8((char)c);
+}
+
+PCT_VEC_INLINE pct_vec vec_zero(void)
+{
+    return _mm_setzero_si128();
+}
+
+#define vec_and _mm_and_si128
+#define vec_or _mm_or_si128
+#define vec_xor _mm_xor_si128
+#define vec_andnot _mm_andnot_si128 /* ~a & b */
+#define vec_add8 _mm_add_epi8
+#define vec_sub8 _mm_sub_epi8
+#define vec_subs_u8 _mm_subs_epu8
+#define vec_min_u8 _mm_min_epu8
+#define vec_eq8 _mm_cmpeq_epi8
+#define vec_shuffle _mm_shuffle_epi8
+#define vec_blendv _mm_blendv_epi8
+#define vec_srli16 _mm_srli_epi16
+#define vec_slli16 _mm_slli_epi16
+#define vec_unpacklo8 _mm_unpacklo_epi8
+#define vec_unpackhi8 _mm_unpackhi_epi8
+#define vec_unpacklo16 _mm_unpacklo_epi16
+#define vec_unpackhi16 _mm_unpackhi_epi16
+
+PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
+{
+    return (uint32_t)_mm_movemask_epi8(v);
+}
+
+PCT_VEC_INLINE int vec_is_zero(pct_vec v)
+{
+    return _mm_testz_si128(v, v);
+}
+
+/* Stores the bytes of v whose bit is set in keep, in order, and returns the
+ * end of what they take: two 8-byte groups, each packed by one entry of
+ * pct_compact_8 (one pshufb for both), the second stored right after the
+ * kept bytes of the first. Writes at most 16 bytes from out. */
+PCT_VEC_INLINE uint8_t *vec_compact_store(uint8_t *out, pct_vec v, uint32_t keep)
+{
+    const unsigned k0 = keep & 0xFF, k1 = (keep >> 8) & 0xFF;
+    const __m128i shuffle =
+        _mm_add_epi8(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)pct_compact_8[k0]),
+                                        _mm_loadl_epi64((const __m128i *)pct_compact_8[k1])),
+                     _mm_set_epi64x(0x0808080808080808ll, 0));
+    const __m128i packed = _mm_shuffle_epi8(v, shuffle);
+    _mm_storel_epi64((__m128i *)out, packed);
+    out += __builtin_popcount(k0);
+    _mm_storel_epi64((__m128i *)out, _mm_unpackhi_epi64(packed, packed));
+    return out + __builtin_popcount(k1);
+}
+
+#endif /* PCT_SSE42_VEC_H */
