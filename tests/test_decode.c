@@ -358,8 +358,9 @@ static void every_position(void)
  * position, or none. */
 static void dense_runs(void)
 {
-    static const char *const items[] = {"",     "a",   "%4",     "%ZZ",  "%u20AC", "+",  "%C3",
-                                        "\xFF", "%FF", "%E6%97", "%%41", "A41",    "0e9"};
+    static const char *const items[] = {"",     "a",   "%4",   "%ZZ",      "%u20AC",
+                                        "+",    "%C3", "\xFF", "%FF",      "%E6%97",
+                                        "%%41", "A41", "0e9",  "%ED%A0%80"};
     static const char *const runs[] = {"%E6%97%A5", "%41", "%c3%a9"};
     static const unsigned flag_set[] = {0,
                                         PCT_STRICT,

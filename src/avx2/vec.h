@@ -56,6 +56,17 @@ PCT_VEC_INLINE pct_vec vec_zero(void)
     return _mm256_setzero_si256();
 }
 
+/* x in every 4-byte group. */
+PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
+{
+    return _mm256_set1_epi32((int)x);
+}
+
+/* The bytes of the stream prev, cur moved up by n (a constant, 1 to 15):
+ * byte j is cur[j - n], or prev[PCT_VEC_W + j - n] for j < n. */
+#define vec_prev(cur, prev, n)                                                                     \
+    _mm256_alignr_epi8((cur), _mm256_permute2x128_si256((prev), (cur), 0x21), 16 - (n))
+
 #define vec_and _mm256_and_si256
 #define vec_or _mm256_or_si256
 #define vec_xor _mm256_xor_si256

@@ -57,6 +57,16 @@ PCT_VEC_INLINE pct_vec vec_zero(void)
     return _mm_setzero_si128();
 }
 
+/* x in every 4-byte group. */
+PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
+{
+    return _mm_set1_epi32((int)x);
+}
+
+/* The bytes of the stream prev, cur moved up by n (a constant, 1 to 15):
+ * byte j is cur[j - n], or prev[PCT_VEC_W + j - n] for j < n. */
+#define vec_prev(cur, prev, n) _mm_alignr_epi8((cur), (prev), 16 - (n))
+
 #define vec_and _mm_and_si128
 #define vec_or _mm_or_si128
 #define vec_xor _mm_xor_si128

@@ -137,13 +137,12 @@ PCT_VEC_INLINE pct_vec vec_plus_to_space(pct_vec v)
 
 /* ---- UTF-8 (tables and reasoning in kernel/tables.h) ---------------------- */
 
-/* Non-zero at each byte of the vector at p that makes ill-formed UTF-8 with
- * the three bytes before it (read from p - 3: the caller keeps them there). A
- * sequence cut off at the end is no error here. */
-PCT_VEC_INLINE pct_vec vec_utf8_errors(const uint8_t *p, const pct_vec_tables *t)
+/* Non-zero at each byte of cur that makes ill-formed UTF-8 with the three
+ * bytes before it in the stream (prev1 the nearest). A sequence cut off at
+ * the end is no error here. */
+PCT_VEC_INLINE pct_vec vec_utf8_errors(pct_vec cur, pct_vec prev1, pct_vec prev2, pct_vec prev3,
+                                       const pct_vec_tables *t)
 {
-    const pct_vec cur = vec_load(p), prev1 = vec_load(p - 1), prev2 = vec_load(p - 2),
-                  prev3 = vec_load(p - 3);
     const pct_vec pairs = vec_and(vec_and(vec_shuffle(t->utf8_prev_high, vec_high_nibbles(prev1)),
                                           vec_shuffle(t->utf8_prev_low, vec_low_nibbles(prev1))),
                                   vec_shuffle(t->utf8_cur_high, vec_high_nibbles(cur)));
@@ -171,9 +170,8 @@ PCT_VEC_INLINE pct_vec vec_utf8_errors(const uint8_t *p, const pct_vec_tables *t
 #define PCT_LANES_MASK(m16) ((uint32_t)(m16) * (uint32_t)(((1ull << PCT_VEC_W) - 1) / 0xFFFF))
 
 /* Decodes the 3 * PCT_VEC_W bytes at s if they are PCT_VEC_W escapes (none
- * of a byte in keep, if keep), storing PCT_VEC_W bytes at out after all of
- * them are read (in place works). Returns 0, with nothing written, if not. */
-PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, uint8_t *out, const pct_vec_set *keep,
+ * of a byte in keep, if keep) into *out. Returns 0 if not. */
+PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_vec_set *keep,
                                     const pct_vec_tables *t)
 {
 #define Z -128
@@ -204,7 +202,7 @@ PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, uint8_t *out, const pct_ve
     const pct_vec bytes = vec_hex_pair(high, low);
     if (keep && vec_mask(vec_in_set(bytes, keep, t)))
         return 0;
-    vec_store(out, bytes);
+    *out = bytes;
     return 1;
 }
 

@@ -17,12 +17,14 @@
  *     output     every byte but the digits of the escapes (and those that
  *                the previous block's last escape carried into this one)
  *     the escapes' bytes replace their '%', the output bytes are packed and
- *     stored, and with PCT_UTF8/PCT_UTF8_REPLACE checked as UTF-8 first.
+ *     stored, and with PCT_UTF8/PCT_UTF8_REPLACE checked as UTF-8 first, in
+ *     registers, before the packing (x86_utf8_check).
  *
  * No branch depends on the text but the hand-over to the scalar routine
  * (kernel/handover.c), rare on real text, and one for runs of escapes only
  * ("%E3%81%82..."), taken block after block or not at all: those are decoded
- * by fixed shuffles (x86/common.h: vec_decode_dense), twice as fast. A block
+ * by fixed shuffles (x86/common.h: vec_decode_dense), twice as fast, and
+ * with a UTF-8 check checked as they are decoded. A block
  * with nothing to decode goes through the compaction like any other: on
  * text with an escape every few dozen bytes, whether a block has one is a
  * coin toss, and a mispredicted branch costs more than the compaction.
@@ -64,13 +66,20 @@ PCT_VEC_INLINE uint64_t x86_decode_strays(const uint8_t *s, unsigned flags, cons
     return m;
 }
 
-/* Decodes the vector at p, `valid` its bytes that are input, and stores its
- * output at *out: the escapes' bytes at their '%', every byte but their
- * digits (and the *carry digits of the vector before). Returns the bytes
- * that gave output. */
-PCT_VEC_INLINE uint32_t x86_decode_vec(const uint8_t *p, uint8_t **out, uint32_t *carry,
-                                       uint32_t valid, const pct_vec_set *keep, unsigned flags,
-                                       const pct_vec_tables *t)
+/* A vector decoded, not yet stored: its bytes (the escapes' bytes at their
+ * '%'), its escapes, and which of its bytes are output (all but the digits of
+ * the escapes and those the vector before carried into it). */
+typedef struct x86_decoded {
+    pct_vec v, e;
+    uint32_t output;
+} x86_decoded;
+
+/* Decodes the vector at p, `valid` its bytes that are input; *carry: the
+ * digits of the vector before that fall into this one, then of this one
+ * into the next. */
+PCT_VEC_INLINE x86_decoded x86_decode_vec(const uint8_t *p, uint32_t *carry, uint32_t valid,
+                                          const pct_vec_set *keep, unsigned flags,
+                                          const pct_vec_tables *t)
 {
     const pct_vec v0 = vec_load(p), v1 = vec_load(p + 1), v2 = vec_load(p + 2);
     pct_vec e = vec_andnot(vec_not_hex2(v1, v2, t), vec_eq8(v0, vec_set1('%')));
@@ -80,11 +89,54 @@ PCT_VEC_INLINE uint32_t x86_decode_vec(const uint8_t *p, uint8_t **out, uint32_t
     const pct_vec text = (flags & PCT_PLUS) ? vec_plus_to_space(v0) : v0;
     const uint64_t escapes = vec_mask(e);
     const uint64_t digits = (escapes << 1) | (escapes << 2);
-    const uint32_t output =
-        ~((uint32_t)digits | *carry) & valid & (uint32_t)vec_low_bits(PCT_VEC_W);
-    *out = vec_compact_store(*out, vec_blendv(text, bytes, e), output);
+    const x86_decoded d = {vec_blendv(text, bytes, e), e,
+                           ~((uint32_t)digits | *carry) & valid &
+                               (uint32_t)vec_low_bits(PCT_VEC_W)};
     *carry = (uint32_t)(digits >> PCT_VEC_W);
-    return output;
+    return d;
+}
+
+/* ---- UTF-8 check in registers ---------------------------------------------
+ * The output is checked before it is compacted: an output byte's
+ * predecessor in the output is the byte before it, or, when that is the
+ * last digit of an escape, the escape's '%' three bytes before (which holds
+ * the escape's byte). So the three bytes before each one in the output are
+ * three steps of "one back, or three back after an escape", each an
+ * alignr-and-blend over the vector before. The state is the last vector's
+ * bytes, their first two predecessors and its escapes; zeros at a start
+ * (where no sequence is pending). */
+typedef struct x86_utf8_state {
+    pct_vec v, p1, p2, e;
+} x86_utf8_state;
+
+/* The output bytes of d (a vector after st) that are ill-formed UTF-8 with
+ * the bytes before them; st moves on to d. */
+PCT_VEC_INLINE uint32_t x86_utf8_check(pct_vec v, pct_vec e, uint32_t output, x86_utf8_state *st,
+                                       const pct_vec_tables *t)
+{
+    const pct_vec back3 = vec_prev(e, st->e, 3); /* an escape three bytes before */
+    const pct_vec p1 = vec_blendv(vec_prev(v, st->v, 1), vec_prev(v, st->v, 3), back3);
+    const pct_vec p2 = vec_blendv(vec_prev(p1, st->p1, 1), vec_prev(p1, st->p1, 3), back3);
+    const pct_vec p3 = vec_blendv(vec_prev(p2, st->p2, 1), vec_prev(p2, st->p2, 3), back3);
+    st->v = v;
+    st->p1 = p1;
+    st->p2 = p2;
+    st->e = e;
+    return ~vec_mask(vec_eq8(vec_utf8_errors(v, p1, p2, p3, t), vec_zero())) & output;
+}
+
+/* The state after the last (at most 3) bytes written from base, the output
+ * seen as a vector with no escapes: v's last byte out[-1], p1's out[-2],
+ * p2's out[-3]. */
+PCT_VEC_INLINE x86_utf8_state x86_utf8_state_at(const uint8_t *out, const uint8_t *base)
+{
+    const size_t m = (size_t)(out - base) < 3 ? (size_t)(out - base) : 3;
+    uint32_t x = 0;
+    for (size_t k = 1; k <= m; k++)
+        x |= (uint32_t)out[-(ptrdiff_t)k] << (32 - 8 * k);
+    const x86_utf8_state st = {vec_set1_32(x), vec_set1_32(x << 8), vec_set1_32(x << 16),
+                               vec_zero()};
+    return st;
 }
 
 /* The '%' in the block at s (full blocks only). */
@@ -133,12 +185,9 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
     size_t i = 0, window = PCT_WINDOW_MIN;
     /* The last, partial block, zero-padded; and its output. */
     uint8_t pad[64 + PCT_X86_AHEAD + PCT_VEC_W], pad_out[64 + PCT_VEC_W];
-    /* With a UTF-8 check: the last PCT_VEC_W bytes written (zeros at a
-     * start), then a block's output, checked before it is stored. */
-    uint8_t unit[PCT_VEC_W + 64 + PCT_VEC_W];
+    /* With a UTF-8 check: the output so far. */
+    x86_utf8_state utf8 = {vec_zero(), vec_zero(), vec_zero(), vec_zero()};
     pct_result r;
-    if (check)
-        vec_store(unit, vec_zero());
     while (i < len) {
         const size_t left = len - i;
         const int full = left >= 64 + PCT_X86_AHEAD;
@@ -150,16 +199,34 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
             memcpy(pad, s, left);
             s = pad;
         }
-        if (full && !check) {
+        if (full) {
             const size_t from = (size_t)__builtin_popcountll(carry);
             if (((x86_percents(s) >> from) & PCT_X86_DENSE_PERCENTS) == PCT_X86_DENSE_PERCENTS) {
                 size_t j = i + from;
                 uint8_t *o = out;
-                while (len - j >= 3 * PCT_VEC_W && vec_decode_dense(src + j, o, kept, &tables)) {
+                x86_utf8_state dense_utf8 = utf8;
+                if (check)
+                    dense_utf8 = x86_utf8_state_at(out, base);
+                pct_vec bytes;
+                while (len - j >= 3 * PCT_VEC_W &&
+                       vec_decode_dense(src + j, &bytes, kept, &tables)) {
+                    if (check) {
+                        x86_utf8_state next = dense_utf8;
+                        if (x86_utf8_check(bytes, vec_zero(), (uint32_t)vec_low_bits(PCT_VEC_W),
+                                           &next, &tables))
+                            break; /* the block decoder finds it and hands over */
+                        dense_utf8 = next;
+                    }
+                    vec_store(o, bytes);
                     j += 3 * PCT_VEC_W;
                     o += PCT_VEC_W;
                 }
                 if (j != i + from) {
+                    if (check) {
+                        utf8 = dense_utf8;
+                        /* The last 16 escapes, for pct_decode_held_start. */
+                        pct_decode_point_block(&p, j - 48, PCT_X86_DENSE_PERCENTS, 16);
+                    }
                     i = j;
                     out = o;
                     carry = 0;
@@ -173,41 +240,44 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
         const uint64_t valid = full ? ~0ull : vec_low_bits(left);
         uint32_t c = (uint32_t)carry;
         if (check) {
-            uint8_t *u = unit + PCT_VEC_W;
+            /* Decoded and checked in registers; stored only when well-formed
+             * (in place, the scalar routine may need the block's input). */
+            x86_decoded d[PCT_VECS];
+            uint32_t errors = 0;
             uint64_t output = 0;
-            for (int k = 0; k < PCT_VECS; k++)
-                output |= vec_block_bits(x86_decode_vec(s + k * PCT_VEC_W, &u, &c,
-                                                        (uint32_t)(valid >> (k * PCT_VEC_W)), kept,
-                                                        flags, &tables),
-                                         k);
-            const size_t n = (size_t)(u - (unit + PCT_VEC_W));
-            uint64_t errors = 0;
-            for (int k = 0; k < PCT_VECS; k++)
-                errors |= vec_block_bits(
-                    ~vec_mask(
-                        vec_eq8(vec_utf8_errors(unit + PCT_VEC_W * (k + 1), &tables), vec_zero())) &
-                        (uint32_t)vec_low_bits(PCT_VEC_W),
-                    k);
-            if (errors & vec_low_bits(n))
-                goto hand_over;
-            pct_decode_point_block(&p, i, output, n);
-            if (full) {
-                for (int k = 0; k < PCT_VECS; k++)
-                    vec_store(out + k * PCT_VEC_W, vec_load(unit + PCT_VEC_W * (k + 1)));
-            } else {
-                memcpy(out, unit + PCT_VEC_W, n);
+            for (int k = 0; k < PCT_VECS; k++) {
+                d[k] = x86_decode_vec(s + k * PCT_VEC_W, &c, (uint32_t)(valid >> (k * PCT_VEC_W)),
+                                      kept, flags, &tables);
+                errors |= x86_utf8_check(d[k].v, d[k].e, d[k].output, &utf8, &tables);
+                output |= vec_block_bits(d[k].output, k);
             }
-            vec_store(unit, vec_load(unit + n));
-            out += n;
+            if (errors)
+                goto hand_over;
+            pct_decode_point_block(&p, i, output, (size_t)__builtin_popcountll(output));
+            uint8_t *o = full ? out : pad_out;
+            for (int k = 0; k < PCT_VECS; k++)
+                o = vec_compact_store(o, d[k].v, d[k].output);
+            if (full) {
+                out = o;
+            } else {
+                memcpy(out, pad_out, (size_t)(o - pad_out));
+                out += o - pad_out;
+            }
         } else if (full) {
             /* At most 64 bytes from out, which is at most i: within dst. */
-            for (int k = 0; k < PCT_VECS; k++)
-                x86_decode_vec(s + k * PCT_VEC_W, &out, &c, ~0u, kept, flags, &tables);
+            for (int k = 0; k < PCT_VECS; k++) {
+                const x86_decoded d =
+                    x86_decode_vec(s + k * PCT_VEC_W, &c, ~0u, kept, flags, &tables);
+                out = vec_compact_store(out, d.v, d.output);
+            }
         } else {
             uint8_t *o = pad_out;
-            for (int k = 0; k < PCT_VECS; k++)
-                x86_decode_vec(s + k * PCT_VEC_W, &o, &c, (uint32_t)(valid >> (k * PCT_VEC_W)),
-                               kept, flags, &tables);
+            for (int k = 0; k < PCT_VECS; k++) {
+                const x86_decoded d =
+                    x86_decode_vec(s + k * PCT_VEC_W, &c, (uint32_t)(valid >> (k * PCT_VEC_W)),
+                                   kept, flags, &tables);
+                o = vec_compact_store(o, d.v, d.output);
+            }
             memcpy(out, pad_out, (size_t)(o - pad_out));
             out += o - pad_out;
         }
@@ -223,8 +293,7 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
         base = out;
         i = p.at;
         carry = 0;
-        if (check)
-            vec_store(unit, vec_zero());
+        utf8 = (x86_utf8_state){vec_zero(), vec_zero(), vec_zero(), vec_zero()};
         if (window < PCT_WINDOW_MAX)
             window *= 2;
     }
