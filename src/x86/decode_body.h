@@ -46,6 +46,10 @@
 
 /* The bytes a block reads beyond its 64: the digits of an escape at its end. */
 #define PCT_X86_AHEAD 2
+/* With a UTF-8 check, whether a block whose bytes are all ASCII checks only
+ * its first vector: a branch that text mixing ASCII and UTF-8 mispredicts,
+ * worth it only where the check costs the most (four vectors a block). */
+#define PCT_X86_ASCII_BLOCKS (PCT_VEC_W == 16)
 /* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45). */
 #define PCT_X86_DENSE_PERCENTS 0x249249249249ull
 
@@ -245,11 +249,25 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
             x86_decoded d[PCT_VECS];
             uint32_t errors = 0;
             uint64_t output = 0;
+            pct_vec any = vec_zero();
             for (int k = 0; k < PCT_VECS; k++) {
                 d[k] = x86_decode_vec(s + k * PCT_VEC_W, &c, (uint32_t)(valid >> (k * PCT_VEC_W)),
                                       kept, flags, &tables);
-                errors |= x86_utf8_check(d[k].v, d[k].e, d[k].output, &utf8, &tables);
+                any = vec_or(any, d[k].v);
                 output |= vec_block_bits(d[k].output, k);
+            }
+            if (PCT_X86_ASCII_BLOCKS && vec_mask(any) == 0) {
+                /* ASCII only (the digits too): an error only where the first
+                 * bytes end a sequence of the block before. After it, the
+                 * bytes two back from the last vector's are ASCII too (a
+                 * vector has more output than that): zeros stand for them. */
+                errors = x86_utf8_check(d[0].v, d[0].e, d[0].output, &utf8, &tables);
+                utf8.v = d[PCT_VECS - 1].v;
+                utf8.p1 = utf8.p2 = vec_zero();
+                utf8.e = d[PCT_VECS - 1].e;
+            } else {
+                for (int k = 0; k < PCT_VECS; k++)
+                    errors |= x86_utf8_check(d[k].v, d[k].e, d[k].output, &utf8, &tables);
             }
             if (errors)
                 goto hand_over;
