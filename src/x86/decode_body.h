@@ -30,7 +30,10 @@
  * coin toss, and a mispredicted branch costs more than the compaction.
  *
  * The last block (fewer than 66 bytes left) is decoded from a zero-padded
- * copy into a buffer, so no input is too short for the kernel. In place
+ * copy into a buffer, so no input is too short for the kernel; when no flag
+ * needs the block (no UTF-8 check, no PCT_STRICT or %u), its whole vectors
+ * are decoded straight from the input instead and its last bytes, fewer
+ * than PCT_X86_SCALAR_TAIL, go to the scalar routine. In place
  * (dst == src): a block's output starts no later than its input and is no
  * longer, and all its input is loaded before anything is stored.
  *
@@ -50,8 +53,39 @@
  * its first vector: a branch that text mixing ASCII and UTF-8 mispredicts,
  * worth it only where the check costs the most (four vectors a block). */
 #define PCT_X86_ASCII_BLOCKS (PCT_VEC_W == 16)
+/* The last bytes of an input that go to the scalar routine rather than to a
+ * zero-padded block, when no flag needs the block (fewer than one 16-byte
+ * vector and its digits; measured). */
+#define PCT_X86_SCALAR_TAIL (16 + PCT_X86_AHEAD)
 /* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45). */
 #define PCT_X86_DENSE_PERCENTS 0x249249249249ull
+
+/* Copies n < 128 bytes between separate buffers by overlapping loads and
+ * stores: on a short input, cheaper than a call to memcpy. */
+PCT_VEC_INLINE void x86_copy_short(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 16) {
+        for (size_t k = 0; k + 16 < n; k += 16)
+            _mm_storeu_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
+        _mm_storeu_si128((__m128i *)(d + n - 16), _mm_loadu_si128((const __m128i *)(s + n - 16)));
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
 
 /* The '%' of the block at s that the scalar routine must see (PCT_STRICT:
  * every one that starts no escape; PCT_PERCENT_U: those followed by 'u'). */
@@ -188,19 +222,44 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
     uint64_t carry = 0;        /* digits of the last block's last escape */
     size_t i = 0, window = PCT_WINDOW_MIN;
     /* The last, partial block, zero-padded; and its output. */
-    uint8_t pad[64 + PCT_X86_AHEAD + PCT_VEC_W], pad_out[64 + PCT_VEC_W];
+    uint8_t pad[64 + 2 * PCT_VEC_W], pad_out[64 + PCT_VEC_W];
     /* With a UTF-8 check: the output so far. */
     x86_utf8_state utf8 = {vec_zero(), vec_zero(), vec_zero(), vec_zero()};
     pct_result r;
     while (i < len) {
-        const size_t left = len - i;
+        size_t left = len - i;
         const int full = left >= 64 + PCT_X86_AHEAD;
         if (!full && !final)
             break; /* the scalar routine decides what the next bytes may change */
         const uint8_t *s = src + i;
         if (!full) {
-            memset(pad, 0, sizeof pad);
-            memcpy(pad, s, left);
+            if (!check && !(flags & (PCT_STRICT | PCT_PERCENT_U))) {
+                /* Whole vectors straight from the input while they fit:
+                 * loads of a padded copy would wait for its stores. */
+                uint32_t c = (uint32_t)carry;
+                while (len - i >= PCT_VEC_W + PCT_X86_AHEAD) {
+                    const x86_decoded d = x86_decode_vec(src + i, &c, ~0u, kept, flags, &tables);
+                    out = vec_compact_store(out, d.v, d.output);
+                    i += PCT_VEC_W;
+                }
+                const size_t at = i + (size_t)__builtin_popcount(c); /* after the digits */
+                if (len - at < PCT_X86_SCALAR_TAIL) {
+                    /* So few bytes: the scalar routine is cheaper than a
+                     * zero-padded vector (its copies' loads wait for the
+                     * stores). */
+                    const pct_result tail =
+                        pct_scalar_decode(src + at, len - at, out, keep, flags, NULL);
+                    return (pct_result){tail.status, tail.status == PCT_OK
+                                                         ? (size_t)(out - dst) + tail.count
+                                                         : at + tail.count};
+                }
+                carry = c;
+                left = len - i;
+                s = src + i;
+            }
+            for (size_t k = 0; k < sizeof pad; k += PCT_VEC_W) /* not a rep stos */
+                vec_store(pad + k, vec_zero());
+            x86_copy_short(pad, s, left);
             s = pad;
         }
         if (full) {
@@ -278,7 +337,7 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
             if (full) {
                 out = o;
             } else {
-                memcpy(out, pad_out, (size_t)(o - pad_out));
+                x86_copy_short(out, pad_out, (size_t)(o - pad_out));
                 out += o - pad_out;
             }
         } else if (full) {
@@ -290,13 +349,13 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
             }
         } else {
             uint8_t *o = pad_out;
-            for (int k = 0; k < PCT_VECS; k++) {
+            for (int k = 0; k < PCT_VECS && k * PCT_VEC_W < (int)left; k++) { /* then zeros */
                 const x86_decoded d =
                     x86_decode_vec(s + k * PCT_VEC_W, &c, (uint32_t)(valid >> (k * PCT_VEC_W)),
                                    kept, flags, &tables);
                 o = vec_compact_store(o, d.v, d.output);
             }
-            memcpy(out, pad_out, (size_t)(o - pad_out));
+            x86_copy_short(out, pad_out, (size_t)(o - pad_out));
             out += o - pad_out;
         }
         carry = c;
