@@ -54,9 +54,10 @@
  * worth it only where the check costs the most (four vectors a block). */
 #define PCT_X86_ASCII_BLOCKS (PCT_VEC_W == 16)
 /* The last bytes of an input that go to the scalar routine rather than to a
- * zero-padded block, when no flag needs the block (fewer than one 16-byte
- * vector and its digits; measured). */
-#define PCT_X86_SCALAR_TAIL (16 + PCT_X86_AHEAD)
+ * zero-padded block, when no flag needs the block: on SSE4.2, fewer than a
+ * vector and its digits; on AVX2, none (measured: a padded 32-byte vector
+ * beats the scalar routine on up to 33 bytes of escapes). */
+#define PCT_X86_SCALAR_TAIL (PCT_VEC_W == 16 ? 16 + PCT_X86_AHEAD : 1)
 /* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45). */
 #define PCT_X86_DENSE_PERCENTS 0x249249249249ull
 
