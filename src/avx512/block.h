@@ -220,6 +220,21 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
                                              uint64_t escaped, size_t count, int roomy,
                                              const pct_block_tables *t)
 {
+    if (escaped == ~0ull) {
+        /* Every byte escaped (UTF-8 text, with the usual sets): 192 output
+         * bytes in three fixed permutes, nothing to compact. */
+        const pct_block high = _mm512_shuffle_epi8(t->hex_digits, block_high_nibbles(text));
+        const pct_block low =
+            _mm512_shuffle_epi8(t->hex_digits, _mm512_and_si512(text, _mm512_set1_epi8(0x0F)));
+        static const uint64_t percents[3] = {0x9249249249249249ull, 0x4924924924924924ull,
+                                             0x2492492492492492ull};
+        for (size_t r = 0; r < 3; r++) {
+            const pct_block v =
+                _mm512_permutex2var_epi8(high, block_load(pct_encode_dense_index[r]), low);
+            block_store(out + 64 * r, block_set_where(v, percents[r], '%'));
+        }
+        return out + 192;
+    }
     const pct_block drop = _mm512_set1_epi8((char)0x80);
     const pct_block high = _mm512_mask_mov_epi8(
         drop, escaped, _mm512_shuffle_epi8(t->hex_digits, block_high_nibbles(text)));

@@ -27,6 +27,12 @@ extern const uint8_t pct_index_table[128];
 extern const uint8_t pct_encode_spread[4][64];
 extern const uint8_t pct_encode_spread_low[4][64];
 
+/* Encoding 64 bytes that are all escaped: output vector r of the 192 bytes
+ * takes slot 64r + k from byte j = (64r + k) / 3 of the high-digit vector
+ * (index j) or of the low-digit vector (index 64 + j); the '%' slots are set
+ * apart (their entries are unused). */
+extern const uint8_t pct_encode_dense_index[3][64];
+
 /* Decoding 192 bytes that are 64 escapes (kernel/decode_body.h, dense
  * runs): entry j is the offset of escape j's high digit (3j + 1) or low
  * digit (3j + 2) in those 192 bytes. */
