@@ -141,11 +141,12 @@ LOG=data/sample-access.log
 heading "Decoding $LOG with pct logs (first lines)"
 echo "# only the request target is decoded: path per segment (%2F stays), query as a form;"
 echo "# decoded control characters are escaped (\\n, \\x1b), so one line in is one line out"
-echo "\$ pct logs $LOG | head"
+echo "\$ head -n 10 $LOG | pct logs"
 stats=build/demo/logs-stats.txt
 mkdir -p build/demo
-# head closes the pipe early; pct may then die of SIGPIPE, which is fine here.
-{ "$PCT_BIN" logs "$LOG" | head -n 10; } || true
+# The first lines are fed to pct (a reader that closes the pipe early would
+# make pct report the closed pipe, as it must).
+head -n 10 "$LOG" | "$PCT_BIN" logs
 echo "\$ pct logs --stats $LOG > /dev/null"
 rc=0
 "$PCT_BIN" logs --stats "$LOG" >/dev/null 2>"$stats" || rc=$?
@@ -154,8 +155,8 @@ if ((rc != 0)) || [[ $("$PCT_BIN" logs "$LOG" | wc -l) -ne $(wc -l <"$LOG") ]]; 
     echo "(unexpected: exit status $rc, or not one output line per input line)"
     unexpected=$((unexpected + 1))
 fi
-echo "\$ pct logs --json $LOG | head -n 2"
-{ "$PCT_BIN" logs --json "$LOG" | head -n 2; } || true
+echo "\$ head -n 2 $LOG | pct logs --json"
+head -n 2 "$LOG" | "$PCT_BIN" logs --json
 
 heading "Throughput"
 big=build/demo/sample-access-100MB.log
