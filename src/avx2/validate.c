@@ -3,7 +3,7 @@
 #include "impl.h"
 #include "scalar/hex.h"
 #include "avx2/classify.h"
-#include "avx2/compact.h"
+#include "avx2/vec.h"
 #include "avx2/kernels.h"
 #include "sse42/dense.h"
 #include "avx2/utf8.h"
@@ -42,7 +42,7 @@ validate_block(const uint8_t *s, size_t *count, uint32_t *carry, const pct_avx_s
         return 1;
     if (flags & PCT_UTF8) {
         const __m256i d = _mm256_blendv_epi8(v0, pct_avx_hex_pair(v1, v2), escapes);
-        *out = pct_avx_compact_store(*out, d, ~not_bytes);
+        *out = vec_compact_store(*out, d, ~not_bytes);
         *output_mask = ~not_bytes;
     }
     *count += W - (size_t)__builtin_popcount(not_bytes);

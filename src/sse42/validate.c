@@ -25,7 +25,7 @@
 #include "impl.h"
 #include "scalar/hex.h"
 #include "sse42/classify.h"
-#include "sse42/compact.h"
+#include "sse42/vec.h"
 #include "sse42/dense.h"
 #include "sse42/kernels.h"
 #include "sse42/utf8.h"
@@ -67,7 +67,7 @@ validate_block(const uint8_t *s, size_t *count, uint32_t *carry, const pct_sse_s
     if (flags & PCT_UTF8) {
         /* The decoded bytes, for the unit's UTF-8 check (see the top). */
         const __m128i d = _mm_blendv_epi8(v0, pct_sse_hex_pair(v1, v2), escapes);
-        *out = pct_sse_compact_store(*out, d, ~not_bytes & 0xFFFF);
+        *out = vec_compact_store(*out, d, ~not_bytes & 0xFFFF);
         *output_mask = ~not_bytes & 0xFFFF;
     }
     *count += W - (size_t)__builtin_popcount(not_bytes);
