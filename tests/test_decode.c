@@ -300,6 +300,16 @@ static void exhaustive_pairs(void)
     }
 }
 
+/* The flags of the block-edge tests below: each path a kernel may take or
+ * hand over for (strays, UTF-8 errors, replacement, '+', %u). */
+static const unsigned edge_flags[] = {0,
+                                      PCT_STRICT,
+                                      PCT_UTF8,
+                                      PCT_UTF8_REPLACE,
+                                      PCT_PLUS | PCT_PERCENT_U,
+                                      PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U};
+#define NEDGE_FLAGS (sizeof edge_flags / sizeof edge_flags[0])
+
 /* One interesting item at every position of ASCII backgrounds of many
  * lengths: catches block-boundary mistakes in SIMD kernels. */
 static void every_position(void)
@@ -308,12 +318,6 @@ static void every_position(void)
         "%",      "%4",  "%41", "%e9", "%E2%82%AC", "%FF",      "\xFF",         "+",
         "%u20AC", "%C3", "%ZZ", "%2B", "%25",       "\xC3\xA9", "%F0%9F%98%80", "%uD83D%uDE00",
         "%80",    "%2F", "%00"};
-    static const unsigned flag_set[] = {0,
-                                        PCT_STRICT,
-                                        PCT_UTF8,
-                                        PCT_UTF8_REPLACE,
-                                        PCT_PLUS | PCT_PERCENT_U,
-                                        PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U};
     enum {
         MAXLEN = 100
     };
@@ -325,8 +329,8 @@ static void every_position(void)
             for (pos = 0; pos + il <= len; pos += step) {
                 memset(buf, 'a', len);
                 mem_cpy(buf + pos, items[it], il);
-                for (f = 0; f < sizeof flag_set / sizeof flag_set[0]; f++) {
-                    decode_vs_model(buf, len, NULL, flag_set[f]);
+                for (f = 0; f < NEDGE_FLAGS; f++) {
+                    decode_vs_model(buf, len, NULL, edge_flags[f]);
                     if (f == 0)
                         decode_vs_model(buf, len, &pct_set_uri, 0);
                 }
@@ -344,8 +348,8 @@ static void every_position(void)
             n += il;
             while (n < 80)
                 n += gen_put_escape(buf + n, (uint8_t)(n & 1 ? 0x41 : 0x7E));
-            for (f = 0; f < sizeof flag_set / sizeof flag_set[0]; f++)
-                decode_vs_model(buf, n, NULL, flag_set[f]);
+            for (f = 0; f < NEDGE_FLAGS; f++)
+                decode_vs_model(buf, n, NULL, edge_flags[f]);
         }
     }
 }
@@ -362,12 +366,6 @@ static void dense_runs(void)
                                         "+",    "%C3", "\xFF", "%FF",      "%E6%97",
                                         "%%41", "A41", "0e9",  "%ED%A0%80"};
     static const char *const runs[] = {"%E6%97%A5", "%41", "%c3%a9"};
-    static const unsigned flag_set[] = {0,
-                                        PCT_STRICT,
-                                        PCT_UTF8,
-                                        PCT_UTF8_REPLACE,
-                                        PCT_PLUS | PCT_PERCENT_U,
-                                        PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U};
     enum {
         RUN = 640
     };
@@ -388,8 +386,8 @@ static void dense_runs(void)
                     n += il;
                     for (; n < prefix + RUN; n += rl)
                         mem_cpy(buf + n, runs[rn], rl);
-                    for (size_t f = 0; f < sizeof flag_set / sizeof flag_set[0]; f++)
-                        decode_vs_model(buf, n, NULL, flag_set[f]);
+                    for (size_t f = 0; f < NEDGE_FLAGS; f++)
+                        decode_vs_model(buf, n, NULL, edge_flags[f]);
                     decode_vs_model(buf, n, &slash, 0);
                 }
             }

@@ -226,8 +226,7 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
         const pct_block high = _mm512_shuffle_epi8(t->hex_digits, block_high_nibbles(text));
         const pct_block low =
             _mm512_shuffle_epi8(t->hex_digits, _mm512_and_si512(text, _mm512_set1_epi8(0x0F)));
-        static const uint64_t percents[3] = {0x9249249249249249ull, 0x4924924924924924ull,
-                                             0x2492492492492492ull};
+        static const uint64_t percents[3] = {PCT_THIRDS_0, PCT_THIRDS_1, PCT_THIRDS_2};
         for (size_t r = 0; r < 3; r++) {
             const pct_block v =
                 _mm512_permutex2var_epi8(high, block_load(pct_encode_dense_index[r]), low);
@@ -273,9 +272,9 @@ PCT_BLOCK_INLINE int block_decode_dense(const uint8_t *s, pct_block *bytes,
                                         const pct_block_tables *t)
 {
     const pct_block a = block_load(s), b = block_load(s + 64), c = block_load(s + 128);
-    const uint64_t misplaced = (block_eq(a, '%') ^ 0x9249249249249249ull) |
-                               (block_eq(b, '%') ^ 0x4924924924924924ull) |
-                               (block_eq(c, '%') ^ 0x2492492492492492ull);
+    const uint64_t misplaced = (block_eq(a, '%') ^ PCT_THIRDS_0) |
+                               (block_eq(b, '%') ^ PCT_THIRDS_1) |
+                               (block_eq(c, '%') ^ PCT_THIRDS_2);
     const pct_block high_index = block_load(pct_dense_high_index);
     const pct_block low_index = block_load(pct_dense_low_index);
     pct_block high = _mm512_permutex2var_epi8(a, high_index, b);

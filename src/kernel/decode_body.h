@@ -84,8 +84,8 @@ __attribute__((noinline)) static pct_dense_end decode_dense(const uint8_t *src, 
             if (block_utf8_errors(bytes, tail, &tables))
                 break;
             tail = bytes;
-            pct_decode_point_block(p, at + 64, 0x4924924924924924ull, 21);
-            pct_decode_point_block(p, at + 128, 0x2492492492492492ull, 21);
+            pct_decode_point_block(p, at + 64, PCT_THIRDS_1, 21);
+            pct_decode_point_block(p, at + 128, PCT_THIRDS_2, 21);
         }
         block_store(out, bytes);
         out += 64;

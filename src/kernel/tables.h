@@ -27,6 +27,13 @@ extern const uint8_t pct_index_table[128];
 extern const uint8_t pct_encode_spread[4][64];
 extern const uint8_t pct_encode_spread_low[4][64];
 
+/* 192 bytes of 64 escapes in a row (or their 192 encoded bytes) are three
+ * 64-byte blocks whose '%' fall on every third byte, from byte 0, 2 and 1:
+ * PCT_THIRDS_<r> marks them in block r. */
+#define PCT_THIRDS_0 0x9249249249249249ull
+#define PCT_THIRDS_1 0x4924924924924924ull
+#define PCT_THIRDS_2 0x2492492492492492ull
+
 /* Encoding 64 bytes that are all escaped: output vector r of the 192 bytes
  * takes slot 64r + k from byte j = (64r + k) / 3 of the high-digit vector
  * (index j) or of the low-digit vector (index 64 + j); the '%' slots are set
