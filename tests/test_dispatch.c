@@ -10,6 +10,7 @@
 #endif
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,10 @@ static struct tcase {
 } cases[NCASES];
 
 static atomic_int workers_done;
+/* Set by the switcher after its first switch: the workers wait for it, so that
+   switches happen during their calls even when the scheduler runs the switcher
+   late (2 CPUs, sanitizers). */
+static atomic_int switcher_running;
 
 struct worker {
     unsigned long iters, mismatches;
@@ -275,6 +280,8 @@ static void *worker_main(void *arg)
     char dst[3 * MAXIN];
     unsigned long it;
     uint64_t s = w->seed;
+    while (!atomic_load(&switcher_running))
+        sched_yield();
     for (it = 0; it < w->iters; it++) {
         struct tcase *c;
         pct_result r;
@@ -307,6 +314,7 @@ static void *switcher_main(void *arg)
         if (pct_use_implementation(name) != 0)
             switches[1]++; /* failures */
         switches[0]++;
+        atomic_store(&switcher_running, 1);
         i++;
     }
     return NULL;
@@ -330,6 +338,7 @@ static void threads(void)
         c->rval = pct_validate(c->in, c->len, &pct_set_path, PCT_UTF8);
     }
     atomic_store(&workers_done, 0);
+    atomic_store(&switcher_running, 0);
     if (pthread_create(&ts, NULL, switcher_main, switches) != 0) {
         CHECK_MSG(0, "pthread_create failed");
         return;
