@@ -3,4 +3,4 @@
 #include "impl.h"
 #include "avx2/kernels.h"
 
-PCT_IMPL_DESCRIPTOR(pct_avx2_impl, avx2, "avx2", PCT_CPU_AVX2, NULL);
+PCT_IMPL_DESCRIPTOR(pct_avx2_impl, avx2, "avx2", PCT_CPU_AVX2, pct_avx2_validate_utf8);

@@ -5,5 +5,6 @@
 #include "impl.h"
 
 PCT_DECLARE_KERNELS(avx2);
+pct_validate_utf8_fn pct_avx2_validate_utf8;
 
 #endif /* PCT_AVX2_KERNELS_H */

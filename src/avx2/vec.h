@@ -27,6 +27,15 @@ PCT_VEC_INLINE void vec_store(uint8_t *p, pct_vec v)
     _mm256_storeu_si256((__m256i *)p, v);
 }
 
+/* Stores 48 bytes per lane, made in three vectors: lane 0 of a, b, c, then
+ * lane 1 of a, b, c (if any). */
+PCT_VEC_INLINE void vec_store_lanes3(uint8_t *p, pct_vec a, pct_vec b, pct_vec c)
+{
+    _mm256_storeu_si256((__m256i *)p, _mm256_permute2x128_si256(a, b, 0x20));
+    _mm256_storeu_si256((__m256i *)(p + 32), _mm256_permute2x128_si256(c, a, 0x30));
+    _mm256_storeu_si256((__m256i *)(p + 64), _mm256_permute2x128_si256(b, c, 0x31));
+}
+
 /* A 16-byte table (or vector) in every lane. */
 PCT_VEC_INLINE pct_vec vec_from128(__m128i x)
 {
@@ -38,6 +47,13 @@ PCT_VEC_INLINE pct_vec vec_load_lanes(const uint8_t *p, size_t stride)
 {
     return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
                                    _mm_loadu_si128((const __m128i *)(p + stride)), 1);
+}
+
+/* The 16 bytes at lane0 in lane 0, those at lane1 in lane 1 (if any). */
+PCT_VEC_INLINE pct_vec vec_from_lanes(const void *lane0, const void *lane1)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lane0)),
+                                   _mm_loadu_si128((const __m128i *)lane1), 1);
 }
 
 /* The 16-byte lane k of v. */
@@ -76,6 +92,7 @@ PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
 #define vec_subs_u8 _mm256_subs_epu8
 #define vec_min_u8 _mm256_min_epu8
 #define vec_eq8 _mm256_cmpeq_epi8
+#define vec_alignr8 _mm256_alignr_epi8  /* within each lane */
 #define vec_shuffle _mm256_shuffle_epi8 /* pshufb, within each lane */
 #define vec_blendv _mm256_blendv_epi8
 #define vec_srli16 _mm256_srli_epi16

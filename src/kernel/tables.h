@@ -101,4 +101,12 @@ extern const uint8_t pct_compact_8[256][8];
 extern const uint8_t pct_hex_class_low[16];
 extern const uint8_t pct_hex_class_high[16];
 
+/* Expansion by tables (the encoder of the SIMD implementations without an
+ * expand instruction): each byte c of four becomes a 4-byte token
+ * [c, H, L, '%'], and pct_encode_group[m] is the shuffle of the 16 bytes of
+ * four tokens that keeps byte 0 of a token whose bit in the 4-bit mask m is
+ * clear, and bytes 3, 1, 2 ("%HL") of one whose bit is set, in order
+ * (0x80 after them): 4 + 2 * popcount(m) bytes. */
+extern const uint8_t pct_encode_group[16][16];
+
 #endif /* PCT_KERNEL_TABLES_H */

@@ -5,5 +5,6 @@
 #include "impl.h"
 
 PCT_DECLARE_KERNELS(sse42);
+pct_validate_utf8_fn pct_sse42_validate_utf8;
 
 #endif /* PCT_SSE42_KERNELS_H */

@@ -11,6 +11,7 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pct.h"
 #include "kernel/tables.h"
@@ -150,6 +151,65 @@ PCT_VEC_INLINE pct_vec vec_utf8_errors(pct_vec cur, pct_vec prev1, pct_vec prev2
         vec_and(vec_or(vec_subs_u8(prev2, vec_set1(0x60)), vec_subs_u8(prev3, vec_set1(0x70))),
                 vec_set1(0x80));
     return vec_xor(pairs, continuation_expected);
+}
+
+/* Copies n bytes between separate buffers by overlapping loads and stores:
+ * for the few hundred bytes at most of an input's end, cheaper than a call
+ * to memcpy. */
+PCT_VEC_INLINE void x86_copy_short(uint8_t *d, const uint8_t *s, size_t n)
+{
+    if (n >= 16) {
+        for (size_t k = 0; k + 16 < n; k += 16)
+            _mm_storeu_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
+        _mm_storeu_si128((__m128i *)(d + n - 16), _mm_loadu_si128((const __m128i *)(s + n - 16)));
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
+/* Copies the n bytes at s to pad and zeros after them, to `size` bytes (a
+ * multiple of PCT_VEC_W): the last, partial block of an input,
+ * which the kernels then read whole (zeros are neither '%' nor hex digits,
+ * and the bytes past n are masked off). */
+PCT_VEC_INLINE void x86_pad_copy(uint8_t *pad, size_t size, const uint8_t *s, size_t n)
+{
+    for (size_t k = 0; k < size; k += PCT_VEC_W) /* not a rep stos */
+        vec_store(pad + k, vec_zero());
+    x86_copy_short(pad, s, n);
+}
+
+/* The digits of the escapes of a 64-byte block (mask e) within the block,
+ * and those that fall in the next one. */
+PCT_VEC_INLINE uint64_t x86_digits_of(uint64_t e)
+{
+    return (e << 1) | (e << 2);
+}
+
+PCT_VEC_INLINE uint64_t x86_digits_carried(uint64_t e)
+{
+    return (e >> 62) | (e >> 63);
+}
+
+/* 0xFF at each '%' of the vector at p that starts an escape (the two bytes
+ * after it are hex digits). */
+PCT_VEC_INLINE pct_vec vec_escapes_at(const uint8_t *p, const pct_vec_tables *t)
+{
+    return vec_andnot(vec_not_hex2(vec_load(p + 1), vec_load(p + 2), t),
+                      vec_eq8(vec_load(p), vec_set1('%')));
 }
 
 /* ---- runs of escapes ------------------------------------------------------

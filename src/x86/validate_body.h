@@ -1,0 +1,165 @@
+/* x86/validate_body.h - the validators of the x86 implementations without
+ * AVX-512, over the ISA's vec.h (included first): kernel/validate_body.h's
+ * algorithm. The blocks of x86/decode_body.h are counted instead of stored,
+ * and checked for bytes of the set that are not escaped; with PCT_UTF8 their
+ * output is checked as UTF-8 in registers (x86/decode_vec.h). At the first
+ * block with anything to report (or a %u escape), the scalar routine
+ * validates the rest, so the error and its offset are the scalar ones. The
+ * last bytes (fewer than 66) are read from a zero-padded copy.
+ */
+#include "impl.h"
+#include "kernel/handover.h"
+#include "scalar/hex.h"
+#include "scalar/utf8.h"
+#include "x86/common.h"
+#include "x86/decode_vec.h"
+
+/* The output byte of the token at src[q] (an escape's byte at its '%'). */
+static inline uint8_t x86_token_byte(const uint8_t *src, size_t len, size_t q)
+{
+    if (src[q] == '%' && len - q > 2 && pct_is_hex(src[q + 1]) && pct_is_hex(src[q + 2]))
+        return (uint8_t)(pct_hex_value(src[q + 1]) << 4 | pct_hex_value(src[q + 2]));
+    return src[q];
+}
+
+/* How many of the last output bytes of the blocks in p (at most 3) form an
+ * unfinished UTF-8 sequence. */
+static inline size_t x86_output_unfinished(const uint8_t *src, size_t len,
+                                           const pct_decode_point *p)
+{
+    uint8_t last[3];
+    size_t n = 0;
+    for (int b = 0; b < 2 && n < 3; b++) {
+        for (uint64_t keep = p->blocks[b].keep; keep && n < 3; n++) {
+            const int top = 63 - __builtin_clzll(keep);
+            keep &= ~(1ull << top);
+            last[2 - n] = x86_token_byte(src, len, p->blocks[b].at + (size_t)top);
+        }
+    }
+    return pct_utf8_unfinished(last + 3 - n, n);
+}
+
+PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, const pct_set *set,
+                                            unsigned flags)
+{
+    const int check = (flags & PCT_UTF8) != 0;
+    const pct_vec_tables tables = vec_tables_load();
+    const pct_vec_set in_set = vec_set_load(set);
+    /* A '%' that starts no escape is an error when '%' itself must be escaped. */
+    const int stray_is_error = (flags & PCT_STRICT) || pct_in_set(set, '%');
+    pct_decode_point p = {0, NULL, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
+    x86_utf8_state utf8 = {vec_zero(), vec_zero(), vec_zero(), vec_zero()};
+    uint8_t pad[64 + 2 * PCT_VEC_W];
+    uint64_t carry = 0;
+    size_t i = 0, count = 0;
+    while (i < len) {
+        const size_t left = len - i;
+        const uint8_t *s = src + i;
+        if (left < 64 + 2) {
+            x86_pad_copy(pad, sizeof pad, s, left);
+            s = pad;
+        }
+        const uint64_t valid = vec_low_bits(left);
+        uint64_t percents = 0, escapes = 0, unescaped = 0, u = 0;
+        for (int k = 0; k < PCT_VECS; k++) {
+            const uint8_t *q = s + k * PCT_VEC_W;
+            const pct_vec v0 = vec_load(q), v1 = vec_load(q + 1);
+            const pct_vec percent = vec_eq8(v0, vec_set1('%'));
+            pct_vec in = vec_in_set(v0, &in_set, &tables);
+            if (flags & PCT_PLUS)
+                in = vec_andnot(vec_eq8(v0, vec_set1('+')), in);
+            percents |= vec_block_bits(vec_mask(percent), k);
+            escapes |= vec_block_bits(
+                vec_mask(vec_andnot(vec_not_hex2(v1, vec_load(q + 2), &tables), percent)), k);
+            unescaped |= vec_block_bits(vec_mask(in), k);
+            if (flags & PCT_PERCENT_U)
+                u |= vec_block_bits(vec_mask(vec_eq8(v1, vec_set1('u'))), k);
+        }
+        const uint64_t stray = percents & ~escapes & valid;
+        if (stray && (stray_is_error || (stray & u)))
+            break;
+        const uint64_t digits = x86_digits_of(escapes) | carry;
+        if (unescaped & ~(percents | digits) & valid)
+            break;
+        const uint64_t output = ~digits & valid;
+        const size_t n = (size_t)__builtin_popcountll(output);
+        if (check) {
+            uint32_t c = (uint32_t)carry, errors = 0;
+            for (int k = 0; k < PCT_VECS; k++) {
+                const x86_decoded d = x86_decode_vec(
+                    s + k * PCT_VEC_W, &c, (uint32_t)(valid >> (k * PCT_VEC_W)), NULL, 0, &tables);
+                errors |= x86_utf8_check(d.v, d.e, d.output, &utf8, &tables);
+            }
+            if (errors)
+                break;
+            if (n)
+                pct_decode_point_block(&p, i, output, n);
+        }
+        count += n;
+        carry = x86_digits_carried(escapes);
+        i += 64;
+    }
+    size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
+    if (check) {
+        /* Restart where an unfinished sequence starts, if the output ends in one. */
+        p.held_len = x86_output_unfinished(src, len, &p);
+        if (p.held_len) {
+            at = pct_decode_held_start(&p);
+            count -= p.held_len;
+        }
+    }
+    if (at == len)
+        return (pct_result){PCT_OK, count};
+    pct_result r = pct_scalar_validate(src + at, len - at, set, flags);
+    r.count += r.status == PCT_OK ? count : at;
+    return r;
+}
+
+/* pct_validate_utf8: the UTF-8 check of the encoder, on the input itself. At
+ * the first block with an error, or input that ends inside a sequence, the
+ * scalar routine checks the rest from where the sequence starts, for the
+ * scalar offset. */
+PCT_VEC_INLINE pct_result x86_validate_utf8_body(const uint8_t *src, size_t len)
+{
+    const pct_vec_tables tables = vec_tables_load();
+    uint8_t pad[64];
+    pct_vec before = vec_zero();
+    size_t i = 0;
+    while (i < len) {
+        const size_t left = len - i;
+        const uint8_t *s = src + i;
+        if (left < 64) {
+            x86_pad_copy(pad, sizeof pad, s, left);
+            s = pad;
+        }
+        uint64_t errors = 0;
+        for (int k = 0; k < PCT_VECS; k++) {
+            const pct_vec v = vec_load(s + k * PCT_VEC_W);
+            const pct_vec e = vec_utf8_errors(v, vec_prev(v, before, 1), vec_prev(v, before, 2),
+                                              vec_prev(v, before, 3), &tables);
+            errors |= vec_block_bits(~vec_mask(vec_eq8(e, vec_zero())), k);
+            before = v;
+        }
+        if (errors & vec_low_bits(left))
+            break;
+        i += left < 64 ? left : 64;
+    }
+    const size_t at = i - pct_utf8_unfinished(src, i);
+    if (at == len)
+        return (pct_result){PCT_OK, len};
+    pct_result r = pct_scalar_validate_utf8(src + at, len - at);
+    r.count += at;
+    return r;
+}
+
+/* Defines pct_<isa>_validate and pct_<isa>_validate_utf8. */
+#define PCT_X86_DEFINE_VALIDATE(isa)                                                               \
+    pct_result pct_##isa##_validate(const uint8_t *src, size_t len, const pct_set *set,            \
+                                    unsigned flags)                                                \
+    {                                                                                              \
+        return x86_validate_body(src, len, set, flags);                                            \
+    }                                                                                              \
+    pct_result pct_##isa##_validate_utf8(const uint8_t *src, size_t len)                           \
+    {                                                                                              \
+        return x86_validate_utf8_body(src, len);                                                   \
+    }
