@@ -196,12 +196,43 @@ static void random_inputs(void)
     }
 }
 
+/* Runs of escapes (percent-encoded UTF-8 text, which the kernels validate
+ * many escapes at a time), ending anywhere in a character and followed by
+ * something to report or by the end: the hand-over must restart at the
+ * sequence the run leaves unfinished. */
+static void escape_runs(void)
+{
+    static const char *const chars[] = {"%C3%A9", "%E3%81%82", "%F0%9F%98%80"};
+    static const char *const tails[] = {"", " ", "%", "%zz", "\x80", "z", "%C3"};
+    static const unsigned flags[] = {PCT_UTF8, PCT_STRICT | PCT_UTF8, 0};
+    uint8_t buf[700];
+    for (size_t c = 0; c < 3; c++) {
+        for (size_t n = 1; n <= 200; n += test_quick() ? 7 : 1) { /* escapes */
+            for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+                const size_t lead = n % 3;
+                size_t len = 0;
+                memset(buf, 'z', lead);
+                len = lead;
+                for (size_t e = 0; e < n; e++) {
+                    const char *ch = chars[c];
+                    mem_cpy(buf + len, ch + 3 * (e % (strlen(ch) / 3)), 3);
+                    len += 3;
+                }
+                mem_cpy(buf + len, tails[t], strlen(tails[t]));
+                len += strlen(tails[t]);
+                validate_check(buf, len, &pct_set_path, flags[(n + t) % 3]);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     test_seed("test_validate");
     for (FOR_EACH_IMPL(k)) {
         vectors();
         every_position();
+        escape_runs();
         random_inputs();
     }
     return check_done();

@@ -229,6 +229,18 @@ PCT_VEC_INLINE pct_vec vec_escapes_at(const uint8_t *p, const pct_vec_tables *t)
  * every lane of a vector mask. */
 #define PCT_LANES_MASK(m16) ((uint32_t)(m16) * (uint32_t)(((1ull << PCT_VEC_W) - 1) / 0xFFFF))
 
+/* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45). */
+#define PCT_X86_DENSE_PERCENTS 0x249249249249ull
+
+/* The '%' in the block at s (64 bytes). */
+PCT_VEC_INLINE uint64_t x86_percents(const uint8_t *s)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < PCT_VECS; k++)
+        m |= vec_block_bits(vec_mask(vec_eq8(vec_load(s + k * PCT_VEC_W), vec_set1('%'))), k);
+    return m;
+}
+
 /* Decodes the 3 * PCT_VEC_W bytes at s if they are PCT_VEC_W escapes (none
  * of a byte in keep, if keep) into *out. Returns 0 if not. */
 PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_vec_set *keep,

@@ -59,8 +59,6 @@
  * vector and its digits; on AVX2, none (measured: a padded 32-byte vector
  * beats the scalar routine on up to 33 bytes of escapes). */
 #define PCT_X86_SCALAR_TAIL (PCT_VEC_W == 16 ? 16 + PCT_X86_AHEAD : 1)
-/* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45). */
-#define PCT_X86_DENSE_PERCENTS 0x249249249249ull
 
 /* The '%' of the block at s that the scalar routine must see (PCT_STRICT:
  * every one that starts no escape; PCT_PERCENT_U: those followed by 'u'). */
@@ -76,15 +74,6 @@ PCT_VEC_INLINE uint64_t x86_decode_strays(const uint8_t *s, unsigned flags, cons
             stray = vec_and(stray, vec_eq8(v1, vec_set1('u')));
         m |= vec_block_bits(vec_mask(stray), k);
     }
-    return m;
-}
-
-/* The '%' in the block at s (full blocks only). */
-PCT_VEC_INLINE uint64_t x86_percents(const uint8_t *s)
-{
-    uint64_t m = 0;
-    for (int k = 0; k < PCT_VECS; k++)
-        m |= vec_block_bits(vec_mask(vec_eq8(vec_load(s + k * PCT_VEC_W), vec_set1('%'))), k);
     return m;
 }
 

@@ -59,6 +59,31 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
             x86_pad_copy(pad, sizeof pad, s, left);
             s = pad;
         }
+        if (left >= 64 + 2 && carry == 0 &&
+            (x86_percents(s) & PCT_X86_DENSE_PERCENTS) == PCT_X86_DENSE_PERCENTS) {
+            /* A run of escapes (x86/common.h: vec_decode_dense): nothing to
+             * check but its bytes' UTF-8. It follows the last block's last
+             * output byte, so the UTF-8 state goes on. */
+            size_t j = i;
+            pct_vec bytes;
+            while (len - j >= 3 * PCT_VEC_W && vec_decode_dense(src + j, &bytes, NULL, &tables)) {
+                if (check) {
+                    x86_utf8_state next = utf8;
+                    if (x86_utf8_check(bytes, vec_zero(), (uint32_t)vec_low_bits(PCT_VEC_W), &next,
+                                       &tables))
+                        break; /* the block loop finds it and hands over */
+                    utf8 = next;
+                }
+                j += 3 * PCT_VEC_W;
+                count += PCT_VEC_W;
+            }
+            if (j != i) {
+                if (check) /* the last 16 escapes, for pct_decode_held_start */
+                    pct_decode_point_block(&p, j - 48, PCT_X86_DENSE_PERCENTS, 16);
+                i = j;
+                continue;
+            }
+        }
         const uint64_t valid = vec_low_bits(left);
         uint64_t percents = 0, escapes = 0, unescaped = 0, u = 0;
         for (int k = 0; k < PCT_VECS; k++) {
