@@ -124,7 +124,11 @@ typedef enum pct_status {
     PCT_INVALID_ARGUMENT = 4,
     /* pct_normalize_path: an escape whose byte the policy REJECTs (%00, %2F,
      * ...). count: offset of its '%'. */
-    PCT_REJECTED_BYTE = 5
+    PCT_REJECTED_BYTE = 5,
+    /* Batch calls: the output buffer (or the range of 32-bit output offsets)
+     * cannot hold the next string's output. count: the number of strings
+     * done; their outputs, offsets and results are written. */
+    PCT_NO_SPACE = 6
 } pct_status;
 
 typedef struct pct_result {
@@ -280,6 +284,49 @@ PCT_API pct_status pct_encoder_init(pct_encoder *enc, const pct_set *set, unsign
 PCT_API pct_result pct_encoder_update(pct_encoder *enc, const char *src, size_t len, char *dst);
 /* Ends the input. dst needs 3 * PCT_STREAM_CARRY bytes. */
 PCT_API pct_result pct_encoder_finish(pct_encoder *enc, char *dst);
+
+/* ------------------------------------------------------------------------ */
+/* Batches: many strings in one call, laid out as Arrow string arrays        */
+/* ------------------------------------------------------------------------ */
+
+/* Input: string i is data[offsets[i] .. offsets[i+1]) for i < n; offsets
+ * holds n + 1 entries, non-negative and non-decreasing (offsets[0] need not
+ * be 0). Output, the same layout: out_offsets (n + 1 entries) gets
+ * out_offsets[0] = 0 and string i's output is out[out_offsets[i] ..
+ * out_offsets[i+1]). results[i] is what the one-shot call returns for string
+ * i alone: status and count (bytes written, or the error offset within that
+ * string). A string that fails has an empty output and never stops the
+ * batch; its status marks it invalid (an Arrow validity bitmap can be built
+ * from results).
+ *
+ * Output room, checked before each string (no byte is ever written past
+ * out + out_size): decode reserves the string's input length (3 times that
+ * with PCT_UTF8_REPLACE), so out_size = offsets[n] - offsets[0] (times 3)
+ * always suffices; encode reserves 3 times the input length, or, when that
+ * does not fit, its exact pct_encode_length, so 3 * (offsets[n] - offsets[0])
+ * always suffices (without PCT_KEEP_ESCAPES, pct_encode_length of the whole
+ * data range is the exact total). With 32-bit offsets the output may also not
+ * pass INT32_MAX.
+ *
+ * Returns {PCT_OK, total bytes written} (= out_offsets[n]) when every string
+ * is done; {PCT_NO_SPACE, strings done} when the next string's room is not
+ * there (call again with the rest, offsets + done); {PCT_INVALID_ARGUMENT, 0}
+ * for a flag the one-shot call does not take, a NULL pointer (data and out
+ * may be NULL only with nothing to read or write), offsets that decrease or
+ * are negative, or out overlapping data or the arrays: nothing is written
+ * then. Flags and keep/set are those of pct_decode_except and pct_encode. */
+PCT_API pct_result pct_decode_batch32(const char *data, const int32_t *offsets, size_t n, char *out,
+                                      size_t out_size, int32_t *out_offsets, pct_result *results,
+                                      const pct_set *keep, unsigned flags);
+PCT_API pct_result pct_decode_batch64(const char *data, const int64_t *offsets, size_t n, char *out,
+                                      size_t out_size, int64_t *out_offsets, pct_result *results,
+                                      const pct_set *keep, unsigned flags);
+PCT_API pct_result pct_encode_batch32(const char *data, const int32_t *offsets, size_t n, char *out,
+                                      size_t out_size, int32_t *out_offsets, pct_result *results,
+                                      const pct_set *set, unsigned flags);
+PCT_API pct_result pct_encode_batch64(const char *data, const int64_t *offsets, size_t n, char *out,
+                                      size_t out_size, int64_t *out_offsets, pct_result *results,
+                                      const pct_set *set, unsigned flags);
 
 /* ------------------------------------------------------------------------ */
 /* Implementations (SIMD kernels picked at run time)                         */

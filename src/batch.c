@@ -1,0 +1,437 @@
+/* batch.c - pct_decode_batch32/64 and pct_encode_batch32/64: many strings,
+ * Arrow layout (one data buffer, an offsets array), one call.
+ *
+ * The whole batch is checked once (flags, pointers, offsets, overlap); then
+ * each string goes straight to the implementation's kernel, with no
+ * per-string argument checks: for short strings (20-100 bytes) those checks
+ * and the public entry point's call cost about as much as the decoding.
+ *
+ * Lenient decoding (no flag but PCT_PLUS) is also a local operation: each
+ * escape becomes one byte wherever it is. Such a batch is decoded as one
+ * buffer per run of strings (a string whose last two bytes hold a '%', which
+ * the next string's bytes could complete, ends a run and is redone alone), and the
+ * output offsets come from a bit mask of escape starts, 64 bytes at a time
+ * (SSE2 where it is the baseline), popcounted per string. That keeps the cost
+ * per string to a few instructions. */
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "impl.h"
+
+static const pct_result invalid_argument = {PCT_INVALID_ARGUMENT, 0};
+
+#if defined(__GNUC__)
+#define BATCH_INLINE static inline __attribute__((always_inline))
+#else
+#define BATCH_INLINE static inline
+#endif
+
+/* offsets[i] of either width, as a signed 64-bit value. */
+BATCH_INLINE int64_t offset_at(const void *offsets, int wide, size_t i)
+{
+    return wide ? ((const int64_t *)offsets)[i] : (int64_t)((const int32_t *)offsets)[i];
+}
+
+BATCH_INLINE void set_offset(void *offsets, int wide, size_t i, size_t value)
+{
+    if (wide)
+        ((int64_t *)offsets)[i] = (int64_t)value;
+    else
+        ((int32_t *)offsets)[i] = (int32_t)value;
+}
+
+/* [a, a + alen) and [b, b + blen) share a byte. */
+static int overlap(const void *a, size_t alen, const void *b, size_t blen)
+{
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return alen != 0 && blen != 0 && x < y + blen && y < x + alen;
+}
+
+/* The checks made once per batch; 1 if the arguments are usable. */
+static int batch_valid(const char *data, const void *offsets, int wide, size_t n, const char *out,
+                       size_t out_size, const void *out_offsets, const pct_result *results)
+{
+    if (offsets == NULL || out_offsets == NULL || (results == NULL && n != 0) ||
+        (out == NULL && out_size != 0))
+        return 0;
+    const size_t width = wide ? sizeof(int64_t) : sizeof(int32_t);
+    if (n >= SIZE_MAX / sizeof(pct_result) || n >= SIZE_MAX / width - 1)
+        return 0;
+    int64_t prev = offset_at(offsets, wide, 0);
+    if (prev < 0)
+        return 0;
+    const int64_t first = prev;
+    for (size_t i = 1; i <= n; i++) {
+        const int64_t next = offset_at(offsets, wide, i);
+        if (next < prev)
+            return 0;
+        prev = next;
+    }
+    const int64_t bytes = prev - first;
+    if ((uint64_t)bytes > (uint64_t)(SIZE_MAX / 3))
+        return 0;
+    if (bytes != 0 && data == NULL)
+        return 0;
+    if (out_size != 0) {
+        const char *in = bytes ? data + first : NULL;
+        if (overlap(out, out_size, in, (size_t)bytes) ||
+            overlap(out, out_size, offsets, (n + 1) * width) ||
+            overlap(out, out_size, out_offsets, (n + 1) * width) ||
+            overlap(out, out_size, results, n * sizeof(pct_result)))
+            return 0;
+    }
+    return 1;
+}
+
+static int is_hex(uint8_t c)
+{
+    return (uint8_t)((c | 0x20) - 'a') < 6 || (uint8_t)(c - '0') < 10;
+}
+
+static uint64_t hex_bits_scalar(const uint8_t *p, size_t n)
+{
+    uint64_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        m |= (uint64_t)is_hex(p[k]) << k;
+    return m;
+}
+
+static uint64_t percent_bits_scalar(const uint8_t *p, size_t n)
+{
+    uint64_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        m |= (uint64_t)(p[k] == '%') << k;
+    return m;
+}
+
+#if defined(__SSE2__)
+/* 16 bits: which of the 16 bytes at p are hex digits (signed compares:
+ * bytes >= 0x80 are negative and fail every range). */
+static inline unsigned hex16(const uint8_t *p)
+{
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                         _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
+}
+#endif
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define BATCH_AVX2 1
+#include <immintrin.h>
+
+#include "cpu.h"
+
+/* 32 bits each: the '%' bytes and the hex digits of the 32 bytes at p. */
+__attribute__((target("avx2"))) static inline uint64_t percent32(const uint8_t *p, uint32_t *hex)
+{
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+    const __m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(v, _mm256_set1_epi8('0' - 1)),
+                                           _mm256_cmpgt_epi8(_mm256_set1_epi8('9' + 1), v));
+    const __m256i letter = _mm256_and_si256(_mm256_cmpgt_epi8(lower, _mm256_set1_epi8('a' - 1)),
+                                            _mm256_cmpgt_epi8(_mm256_set1_epi8('f' + 1), lower));
+    *hex = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(digit, letter));
+    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')));
+}
+#else
+#define BATCH_AVX2 0
+#endif
+
+static uint64_t hex_bits_scalar(const uint8_t *p, size_t n);
+static uint64_t percent_bits_scalar(const uint8_t *p, size_t n);
+
+/* The escape starts of the block at offset q of the run; avx2: the CPU has
+ * AVX2 and the caller is compiled for it. */
+BATCH_INLINE uint64_t escape_block(int avx2, const uint8_t *run, size_t len, size_t q)
+{
+    if (q >= len)
+        return 0;
+    const uint8_t *p = run + q;
+    const size_t n = len - q < 64 ? len - q : 64;
+    uint64_t pct, hex;
+#if BATCH_AVX2
+    if (avx2 && n == 64) {
+        uint32_t h0, h1;
+        pct = percent32(p, &h0) | percent32(p + 32, &h1) << 32;
+        if (pct == 0)
+            return 0;
+        hex = (uint64_t)h0 | (uint64_t)h1 << 32;
+    } else
+#else
+    (void)avx2;
+#endif
+#if defined(__SSE2__)
+        if (n == 64) {
+        const __m128i percent = _mm_set1_epi8('%');
+        const __m128i *v = (const __m128i *)(const void *)p;
+        const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(v), percent);
+        const __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(v + 1), percent);
+        const __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128(v + 2), percent);
+        const __m128i d = _mm_cmpeq_epi8(_mm_loadu_si128(v + 3), percent);
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0)
+            return 0;
+        pct = (uint64_t)(unsigned)_mm_movemask_epi8(a) |
+              (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+              (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
+              (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
+        hex = (uint64_t)hex16(p) | (uint64_t)hex16(p + 16) << 16 | (uint64_t)hex16(p + 32) << 32 |
+              (uint64_t)hex16(p + 48) << 48;
+    } else
+#endif
+    {
+        pct = percent_bits_scalar(p, n);
+        if (pct == 0)
+            return 0;
+        hex = hex_bits_scalar(p, n);
+    }
+    /* the two bytes after the block, if the run has them */
+    uint64_t next = 0;
+    if (pct >> 62 && n == 64)
+        next = hex_bits_scalar(p + 64, len - q - 64 < 2 ? len - q - 64 : 2);
+    return pct & (hex >> 1 | next << 63) & (hex >> 2 | next << 62);
+}
+
+enum {
+    RUN_BYTES = 16384,             /* a run of several strings is at most this long */
+    RUN_WORDS = RUN_BYTES / 64 + 1 /* its escape-start words, and one of zeros */
+};
+
+/* bits[w]: the escape starts of bytes [64w, 64w + 64) of the run (bit k set
+ * when byte 64w + k is a '%' followed by two hex digits); before[w]: the
+ * escape starts before byte 64w. */
+BATCH_INLINE void escape_words(int avx2, const uint8_t *run, size_t len, uint64_t *bits,
+                               uint32_t *before)
+{
+    uint32_t count = 0;
+    size_t w = 0;
+    for (size_t q = 0; q < len; q += 64, w++) {
+        bits[w] = escape_block(avx2, run, len, q);
+        before[w] = count;
+        count += bits[w] ? (uint32_t)__builtin_popcountll(bits[w]) : 0;
+    }
+    bits[w] = 0;
+    before[w] = count;
+}
+
+/* Escape starts before offset x (x <= the run's length). */
+BATCH_INLINE size_t escapes_before(const uint64_t *bits, const uint32_t *before, size_t x)
+{
+    const uint64_t m = bits[x >> 6] & ((UINT64_C(1) << (x & 63)) - 1);
+    return before[x >> 6] + (m ? (size_t)__builtin_popcountll(m) : 0);
+}
+
+/* Results and output offsets of strings [first, last), decoded as one buffer
+ * run[0 .. offsets[last] - offsets[first]): string i gives its length less 2
+ * per escape that starts at least 2 bytes before its end (one that starts
+ * later is not complete within it). Stops at a string other than the last
+ * whose last two bytes hold a '%': the decoder may have completed that escape
+ * with the next string's bytes. Returns the strings done; *pos advances. */
+BATCH_INLINE size_t run_results_body(int avx2, int wide, const uint8_t *run, const void *offsets,
+                                     size_t first, size_t last, void *out_offsets,
+                                     pct_result *results, size_t *pos)
+{
+    uint64_t bits[RUN_WORDS];
+    uint32_t before[RUN_WORDS];
+    const size_t base = (size_t)offset_at(offsets, wide, first);
+    escape_words(avx2, run, (size_t)offset_at(offsets, wide, last) - base, bits, before);
+    size_t start = 0, out = *pos, i;
+    for (i = first; i < last; i++) {
+        const size_t end = (size_t)offset_at(offsets, wide, i + 1) - base;
+        size_t written = end - start;
+        if (written > 2)
+            written -=
+                2 * (escapes_before(bits, before, end - 2) - escapes_before(bits, before, start));
+        if (i + 1 < last && end > start &&
+            (run[end - 1] == '%' || (end - start >= 2 && run[end - 2] == '%')))
+            break;
+        results[i].status = PCT_OK;
+        results[i].count = written;
+        out += written;
+        set_offset(out_offsets, wide, i + 1, out);
+        start = end;
+    }
+    *pos = out;
+    return i;
+}
+
+static size_t run_results_base(int wide, const uint8_t *run, const void *offsets, size_t first,
+                               size_t last, void *out_offsets, pct_result *results, size_t *pos)
+{
+    return run_results_body(0, wide, run, offsets, first, last, out_offsets, results, pos);
+}
+
+#if BATCH_AVX2
+/* The same with AVX2 blocks and the popcnt instruction. */
+__attribute__((target("avx2,popcnt"))) static size_t
+run_results_avx2(int wide, const uint8_t *run, const void *offsets, size_t first, size_t last,
+                 void *out_offsets, pct_result *results, size_t *pos)
+{
+    return run_results_body(1, wide, run, offsets, first, last, out_offsets, results, pos);
+}
+#endif
+
+/* The lenient decode of a whole batch whose output room is there: one
+ * kernel call per run of strings of about RUN_BYTES (so that the counting
+ * reads what the decoder just read, from the cache). */
+BATCH_INLINE pct_result batch_decode_runs(int wide, const pct_impl *impl, const char *data,
+                                          const void *offsets, size_t n, char *out,
+                                          void *out_offsets, pct_result *results, unsigned flags)
+{
+    size_t pos = 0;
+    set_offset(out_offsets, wide, 0, 0);
+    size_t first = 0;
+#if BATCH_AVX2
+    /* the counting follows the implementation in use: AVX2 when it uses
+     * AVX2 or more (and the CPU has POPCNT, part of PCT_CPU_SSE42) */
+    const int avx2 =
+        (impl->required & (PCT_CPU_AVX2 | PCT_CPU_AVX512)) &&
+        (pct_cpu_features() & (PCT_CPU_AVX2 | PCT_CPU_SSE42)) == (PCT_CPU_AVX2 | PCT_CPU_SSE42);
+#else
+#define run_results_avx2 run_results_base
+    const int avx2 = 0;
+#endif
+    while (first < n) {
+        size_t last = first;
+        const size_t start = (size_t)offset_at(offsets, wide, first);
+        size_t end = start;
+        /* a run: strings up to RUN_BYTES in all, or one longer string */
+        while (last < n) {
+            const size_t next = (size_t)offset_at(offsets, wide, last + 1);
+            if (next - start > RUN_BYTES && last > first)
+                break;
+            last++;
+            end = next;
+            if (end - start > RUN_BYTES)
+                break;
+        }
+        const uint8_t *run = end > start ? (const uint8_t *)data + start : NULL;
+        uint8_t *dst = out ? (uint8_t *)out + pos : NULL;
+        const size_t before = pos;
+        pct_result r = impl->decode(run, end - start, dst, NULL, flags, NULL);
+        size_t done;
+        if (last - first == 1) { /* one string: the decoder's result is its own */
+            results[first] = r;
+            pos += r.count;
+            set_offset(out_offsets, wide, last, pos);
+            done = last;
+        } else {
+            done = (avx2 ? run_results_avx2 : run_results_base)(wide, run, offsets, first, last,
+                                                                out_offsets, results, &pos);
+        }
+        if (done == last) {
+            if (r.status != PCT_OK || r.count != pos - before) {
+                /* cannot happen (lenient decoding has no errors, and each
+                 * escape is what was counted); never hand out wrong offsets */
+                pct_result bad = {PCT_INVALID_ARGUMENT, 0};
+                return bad;
+            }
+            first = last;
+        } else {
+            /* string `done` ends in '%' or '%H': alone, then on after it */
+            const size_t s = (size_t)offset_at(offsets, wide, done);
+            const size_t e = (size_t)offset_at(offsets, wide, done + 1);
+            r = impl->decode((const uint8_t *)data + s, e - s, (uint8_t *)out + pos, NULL, flags,
+                             NULL);
+            results[done] = r;
+            pos += r.count;
+            set_offset(out_offsets, wide, done + 1, pos);
+            first = done + 1;
+        }
+    }
+    pct_result ok = {PCT_OK, pos};
+    return ok;
+}
+
+/* The loop over the strings, specialized by the four callers (wide and
+ * encode are constants there). */
+BATCH_INLINE pct_result batch_run(int encode, int wide, const char *data, const void *offsets,
+                                  size_t n, char *out, size_t out_size, void *out_offsets,
+                                  pct_result *results, const pct_set *set, unsigned flags)
+{
+    const pct_impl *impl = pct_active_impl();
+    const size_t limit = wide || out_size < (size_t)INT32_MAX ? out_size : (size_t)INT32_MAX;
+    const size_t factor = encode || (flags & PCT_UTF8_REPLACE) ? 3 : 1;
+    size_t pos = 0;
+    int64_t prev = offset_at(offsets, wide, 0);
+    if (!encode && set == NULL && !(flags & ~(unsigned)PCT_PLUS) && n != 0 &&
+        (uint64_t)(offset_at(offsets, wide, n) - prev) <= (uint64_t)limit)
+        return batch_decode_runs(wide, impl, data, offsets, n, out, out_offsets, results, flags);
+    set_offset(out_offsets, wide, 0, 0);
+    for (size_t i = 0; i < n; i++) {
+        const int64_t next = offset_at(offsets, wide, i + 1);
+        const size_t len = (size_t)(next - prev);
+        const uint8_t *src = len ? (const uint8_t *)data + prev : NULL;
+        uint8_t *dst = out ? (uint8_t *)out + pos : NULL;
+        const size_t room = limit - pos;
+        pct_result r;
+        if (len * factor > room && (!encode || impl->encode_length(src, len, set, flags) > room)) {
+            r.status = PCT_NO_SPACE;
+            r.count = i;
+            return r;
+        }
+        if (encode)
+            r = impl->encode(src, len, dst, set, flags, NULL);
+        else
+            r = impl->decode(src, len, dst, set, flags, NULL);
+        results[i] = r;
+        if (r.status == PCT_OK)
+            pos += r.count;
+        set_offset(out_offsets, wide, i + 1, pos);
+        prev = next;
+    }
+    pct_result done = {PCT_OK, pos};
+    return done;
+}
+
+static int decode_flags_valid(unsigned flags)
+{
+    return !(flags & ~(unsigned)PCT_DECODE_FLAGS) &&
+           (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != (PCT_UTF8 | PCT_UTF8_REPLACE);
+}
+
+pct_result pct_decode_batch32(const char *data, const int32_t *offsets, size_t n, char *out,
+                              size_t out_size, int32_t *out_offsets, pct_result *results,
+                              const pct_set *keep, unsigned flags)
+{
+    if (!decode_flags_valid(flags) ||
+        !batch_valid(data, offsets, 0, n, out, out_size, out_offsets, results))
+        return invalid_argument;
+    return batch_run(0, 0, data, offsets, n, out, out_size, out_offsets, results, keep, flags);
+}
+
+pct_result pct_decode_batch64(const char *data, const int64_t *offsets, size_t n, char *out,
+                              size_t out_size, int64_t *out_offsets, pct_result *results,
+                              const pct_set *keep, unsigned flags)
+{
+    if (!decode_flags_valid(flags) ||
+        !batch_valid(data, offsets, 1, n, out, out_size, out_offsets, results))
+        return invalid_argument;
+    return batch_run(0, 1, data, offsets, n, out, out_size, out_offsets, results, keep, flags);
+}
+
+pct_result pct_encode_batch32(const char *data, const int32_t *offsets, size_t n, char *out,
+                              size_t out_size, int32_t *out_offsets, pct_result *results,
+                              const pct_set *set, unsigned flags)
+{
+    if ((flags & ~(unsigned)PCT_ENCODE_FLAGS) || set == NULL ||
+        !batch_valid(data, offsets, 0, n, out, out_size, out_offsets, results))
+        return invalid_argument;
+    return batch_run(1, 0, data, offsets, n, out, out_size, out_offsets, results, set, flags);
+}
+
+pct_result pct_encode_batch64(const char *data, const int64_t *offsets, size_t n, char *out,
+                              size_t out_size, int64_t *out_offsets, pct_result *results,
+                              const pct_set *set, unsigned flags)
+{
+    if ((flags & ~(unsigned)PCT_ENCODE_FLAGS) || set == NULL ||
+        !batch_valid(data, offsets, 1, n, out, out_size, out_offsets, results))
+        return invalid_argument;
+    return batch_run(1, 1, data, offsets, n, out, out_size, out_offsets, results, set, flags);
+}
