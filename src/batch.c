@@ -9,7 +9,7 @@
  * Lenient decoding (no flag but PCT_PLUS) is also a local operation: each
  * escape becomes one byte wherever it is. Such a batch is decoded as one
  * buffer per run of strings (a string whose last two bytes hold a '%', which
- * the next string's bytes could complete, ends a run and is redone alone), and the
+ * the next string's bytes could complete, ends a run), and the
  * output offsets come from a bit mask of escape starts, 64 bytes at a time
  * (SSE2 where it is the baseline), popcounted per string. That keeps the cost
  * per string to a few instructions. */
@@ -230,27 +230,24 @@ BATCH_INLINE size_t escapes_before(const uint64_t *bits, const uint32_t *before,
 /* Results and output offsets of strings [first, last), decoded as one buffer
  * run[0 .. offsets[last] - offsets[first]): string i gives its length less 2
  * per escape that starts at least 2 bytes before its end (one that starts
- * later is not complete within it). Stops at a string other than the last
- * whose last two bytes hold a '%': the decoder may have completed that escape
- * with the next string's bytes. Returns the strings done; *pos advances. */
-BATCH_INLINE size_t run_results_body(int avx2, int wide, const uint8_t *run, const void *offsets,
-                                     size_t first, size_t last, void *out_offsets,
-                                     pct_result *results, size_t *pos)
+ * later is not complete within it). Only the run's last string may have a
+ * '%' in its last two bytes (else the decoder could have completed that
+ * escape with the next string's bytes). *pos advances. */
+BATCH_INLINE void run_results_body(int avx2, int wide, const uint8_t *run, const void *offsets,
+                                   size_t first, size_t last, void *out_offsets,
+                                   pct_result *results, size_t *pos)
 {
     uint64_t bits[RUN_WORDS];
     uint32_t before[RUN_WORDS];
     const size_t base = (size_t)offset_at(offsets, wide, first);
     escape_words(avx2, run, (size_t)offset_at(offsets, wide, last) - base, bits, before);
-    size_t start = 0, out = *pos, i;
-    for (i = first; i < last; i++) {
+    size_t start = 0, out = *pos;
+    for (size_t i = first; i < last; i++) {
         const size_t end = (size_t)offset_at(offsets, wide, i + 1) - base;
         size_t written = end - start;
         if (written > 2)
             written -=
                 2 * (escapes_before(bits, before, end - 2) - escapes_before(bits, before, start));
-        if (i + 1 < last && end > start &&
-            (run[end - 1] == '%' || (end - start >= 2 && run[end - 2] == '%')))
-            break;
         results[i].status = PCT_OK;
         results[i].count = written;
         out += written;
@@ -258,22 +255,21 @@ BATCH_INLINE size_t run_results_body(int avx2, int wide, const uint8_t *run, con
         start = end;
     }
     *pos = out;
-    return i;
 }
 
-static size_t run_results_base(int wide, const uint8_t *run, const void *offsets, size_t first,
-                               size_t last, void *out_offsets, pct_result *results, size_t *pos)
+static void run_results_base(int wide, const uint8_t *run, const void *offsets, size_t first,
+                             size_t last, void *out_offsets, pct_result *results, size_t *pos)
 {
-    return run_results_body(0, wide, run, offsets, first, last, out_offsets, results, pos);
+    run_results_body(0, wide, run, offsets, first, last, out_offsets, results, pos);
 }
 
 #if BATCH_AVX2
 /* The same with AVX2 blocks and the popcnt instruction. */
-__attribute__((target("avx2,popcnt"))) static size_t
+__attribute__((target("avx2,popcnt"))) static void
 run_results_avx2(int wide, const uint8_t *run, const void *offsets, size_t first, size_t last,
                  void *out_offsets, pct_result *results, size_t *pos)
 {
-    return run_results_body(1, wide, run, offsets, first, last, out_offsets, results, pos);
+    run_results_body(1, wide, run, offsets, first, last, out_offsets, results, pos);
 }
 #endif
 
@@ -301,49 +297,38 @@ BATCH_INLINE pct_result batch_decode_runs(int wide, const pct_impl *impl, const 
         size_t last = first;
         const size_t start = (size_t)offset_at(offsets, wide, first);
         size_t end = start;
-        /* a run: strings up to RUN_BYTES in all, or one longer string */
+        /* a run: strings up to RUN_BYTES in all, or one longer string; it
+         * ends after a string whose last two bytes hold a '%' */
         while (last < n) {
             const size_t next = (size_t)offset_at(offsets, wide, last + 1);
             if (next - start > RUN_BYTES && last > first)
                 break;
+            const size_t len = next - end;
             last++;
             end = next;
-            if (end - start > RUN_BYTES)
+            if (end - start > RUN_BYTES || (len >= 1 && data[end - 1] == '%') ||
+                (len >= 2 && data[end - 2] == '%'))
                 break;
         }
         const uint8_t *run = end > start ? (const uint8_t *)data + start : NULL;
         uint8_t *dst = out ? (uint8_t *)out + pos : NULL;
         const size_t before = pos;
         pct_result r = impl->decode(run, end - start, dst, NULL, flags, NULL);
-        size_t done;
         if (last - first == 1) { /* one string: the decoder's result is its own */
             results[first] = r;
             pos += r.count;
             set_offset(out_offsets, wide, last, pos);
-            done = last;
         } else {
-            done = (avx2 ? run_results_avx2 : run_results_base)(wide, run, offsets, first, last,
-                                                                out_offsets, results, &pos);
-        }
-        if (done == last) {
+            (avx2 ? run_results_avx2 : run_results_base)(wide, run, offsets, first, last,
+                                                         out_offsets, results, &pos);
             if (r.status != PCT_OK || r.count != pos - before) {
                 /* cannot happen (lenient decoding has no errors, and each
                  * escape is what was counted); never hand out wrong offsets */
                 pct_result bad = {PCT_INVALID_ARGUMENT, 0};
                 return bad;
             }
-            first = last;
-        } else {
-            /* string `done` ends in '%' or '%H': alone, then on after it */
-            const size_t s = (size_t)offset_at(offsets, wide, done);
-            const size_t e = (size_t)offset_at(offsets, wide, done + 1);
-            r = impl->decode((const uint8_t *)data + s, e - s, (uint8_t *)out + pos, NULL, flags,
-                             NULL);
-            results[done] = r;
-            pos += r.count;
-            set_offset(out_offsets, wide, done + 1, pos);
-            first = done + 1;
         }
+        first = last;
     }
     pct_result ok = {PCT_OK, pos};
     return ok;
