@@ -1047,7 +1047,8 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
         goto done;
     }
     /* an output equal to its input can be the input object itself */
-    const int same_if_same_length = !encode && !(flags & (PCT_PLUS | PCT_UTF8_REPLACE));
+    const int same_if_same_length =
+        encode ? !(flags & PCT_PLUS) : !(flags & (PCT_PLUS | PCT_UTF8_REPLACE));
     list = PyList_New(n);
     if (list == NULL)
         goto done;
@@ -1062,7 +1063,7 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
             item = Py_NewRef(Py_None);
         } else {
             const size_t o = (size_t)out_offsets[i], len = (size_t)(out_offsets[i + 1] - o);
-            if ((encode || same_if_same_length) && len == (size_t)(offsets[i + 1] - offsets[i]))
+            if (same_if_same_length && len == (size_t)(offsets[i + 1] - offsets[i]))
                 item = Py_NewRef(items[i]);
             else if (is_str)
                 item = PyUnicode_DecodeUTF8(out + o, (Py_ssize_t)len, "strict");

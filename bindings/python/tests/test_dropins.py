@@ -181,3 +181,32 @@ def test_signatures(name):
     import inspect
 
     assert inspect.signature(getattr(pct, name)) == inspect.signature(getattr(up, name))
+
+
+def test_fast_paths_do_not_call_urllib(monkeypatch):
+    """The common calls are answered in C: with urllib's functions replaced
+    by ones that fail, they still work (so the random comparisons above test
+    the C code, not urllib against itself)."""
+    expected = {
+        "unquote": up.unquote("a%20b%C3%A9/%zz"),
+        "unquote_plus": up.unquote_plus("a+b%2B"),
+        "unquote_to_bytes": up.unquote_to_bytes(b"a%20b"),
+        "quote": up.quote("a b/é"),
+        "quote_plus": up.quote_plus("a b+c", safe="/"),
+        "quote_from_bytes": up.quote_from_bytes(b"\xff /"),
+    }
+
+    def boom(*a, **k):
+        raise AssertionError("urllib.parse was called")
+
+    for name in expected:
+        monkeypatch.setattr(up, name, boom)
+    assert pct.unquote("a%20b%C3%A9/%zz") == expected["unquote"]
+    assert pct.unquote("é%41") == "éA"
+    assert pct.unquote(b"a%41", "latin-1", "strict") == "aA"
+    assert pct.unquote_plus("a+b%2B") == expected["unquote_plus"]
+    assert pct.unquote_to_bytes(b"a%20b") == expected["unquote_to_bytes"]
+    assert pct.quote("a b/é") == expected["quote"]
+    assert pct.quote("é", encoding="latin-1") == "%E9"
+    assert pct.quote_plus("a b+c", safe="/") == expected["quote_plus"]
+    assert pct.quote_from_bytes(b"\xff /") == expected["quote_from_bytes"]

@@ -55,6 +55,7 @@ from ._pct import (  # noqa: F401
     validate,
 )
 from ._pct import set_bits as _set_bits
+from . import logs  # noqa: E402  (pct.logs.read)
 
 __version__ = "0.1.0"
 
@@ -94,16 +95,9 @@ def make_set(base="rfc3986", add=b"", remove=b""):
     return bytes(bits)
 
 
-def __getattr__(name):
-    if name == "logs":
-        from . import logs
-
-        return logs
-    raise AttributeError(f"module 'pct' has no attribute {name!r}")
-
-
 __all__ = [
     "Error",
+    "logs",
     "quote",
     "quote_plus",
     "quote_from_bytes",

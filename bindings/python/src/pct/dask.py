@@ -44,6 +44,10 @@ def run(client, files, output, options=None, ship=False):
     the others are written)."""
     from distributed import as_completed
 
+    # the task functions by their module's name (pickled by reference), also
+    # when this file runs as __main__ (python -m pct.dask)
+    from pct import dask as tasks
+
     options = dict(options or {})
     names = {}
     for f in files:
@@ -57,9 +61,9 @@ def run(client, files, output, options=None, ship=False):
         if ship:
             with open(f, "rb") as fh:
                 data = fh.read()
-            fut = client.submit(decode_data, data, options, pure=False)
+            fut = client.submit(tasks.decode_data, data, options, pure=False)
         else:
-            fut = client.submit(decode_path, os.path.abspath(f), options, pure=False)
+            fut = client.submit(tasks.decode_path, os.path.abspath(f), options, pure=False)
         futures[fut] = f
     written = {}
     failures = []
