@@ -5,12 +5,15 @@
 #
 # Steps (each in its own build directory, so re-runs are incremental):
 #   format  clang-format --dry-run --Werror over src/ include/ tools/ tests/ bench/ examples/
+#           bindings/
 #   gcc     gcc release build, -Dwerror=true                       build/release
 #   clang   clang build, -Dwerror=true                             build/clang
 #   asan    gcc ASan+UBSan, debugoptimized, -Dwerror=true          build/asan
 #           (PCT_TEST_QUICK=1: the loops shortened, as under qemu)
 #   fuzz    clang libFuzzer targets, ASan+UBSan, each run          build/fuzz
 #           $PCT_FUZZ_SECONDS (default 20) s on a copy of its seed corpus
+#   python  the pct Python package installed offline in a venv      build/python
+#           (bindings/python), its pytest suite
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
 #   tsan    clang ThreadSanitizer build; the `pct logs` tests that  build/tsan
 #           run many threads on small chunks
@@ -187,7 +190,7 @@ step_format() {
     banner "format: clang-format --dry-run --Werror"
     local t0 dirs=() files=() bad=() d f out
     t0=$(pct_now_ms)
-    for d in src include tools tests bench examples; do
+    for d in src include tools tests bench examples bindings; do
         [[ -d $d ]] && dirs+=("$d")
     done
     if ((${#dirs[@]})); then
@@ -285,6 +288,67 @@ step_tsan() {
         -Dwerror=true -Dbench=disabled
 }
 
+# The Python package (bindings/python): installed offline, as its README
+# says, into a venv of Debian's /usr/bin/python3 (whose site packages hold
+# meson-python, pytest and Dask), then its pytest suite: the urllib.parse
+# drop-ins against urllib, the batch calls, pct.logs.read and python -m
+# pct.dask (2-worker LocalCluster) against the pct tool of the gcc step.
+step_python() {
+    banner "python: the pct package installed offline in a venv, its pytest suite (build/python)"
+    local t0 dir=build/python note='' p=0 f=0 s=0 counts line
+    t0=$(pct_now_ms)
+    local PCT_PACKAGES=(python3-venv python3-pip python3-dev python3-mesonpy python3-pytest
+        python3-distributed python3-dask)
+    mkdir -p "$dir"
+    if ! pct_ensure_packages "$install"; then
+        f=1 note="missing Debian packages"
+    elif [[ ! -x $PCT_RELEASE_DIR/tools/pct ]]; then
+        f=1 note="no $PCT_RELEASE_DIR/tools/pct (gcc step)"
+    elif ! { [[ -x $dir/venv/bin/python ]] ||
+        /usr/bin/python3 -m venv --system-site-packages "$dir/venv"; }; then
+        f=1 note="venv failed"
+    elif ! "$dir/venv/bin/pip" install --no-build-isolation --no-index --no-deps --force-reinstall \
+        --config-settings=setup-args=-Dwerror=true bindings/python >"$dir/pip.log" 2>&1; then
+        tail -n 40 "$dir/pip.log"
+        f=1 note="pip install failed (see $dir/pip.log)"
+    else
+        rm -f "$dir/junit.xml"
+        (cd "$dir" && PCT_CLI="$OLDPWD/$PCT_RELEASE_DIR/tools/pct" venv/bin/python -m pytest \
+            -p no:cacheprovider -q -rs --junitxml=junit.xml "$OLDPWD/bindings/python/tests") || true
+        if counts=$(python3 - "$dir/junit.xml" <<'EOF'
+import sys
+import xml.etree.ElementTree as ET
+p = f = s = 0
+details = []
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    name = case.get("classname", "") + "." + case.get("name", "")
+    if case.find("failure") is not None or case.find("error") is not None:
+        f += 1
+        details.append("FAIL python/" + name)
+    elif case.find("skipped") is not None:
+        s += 1
+        details.append("SKIP python/" + name)
+    else:
+        p += 1
+print(p, f, s)
+print("\n".join(details))
+EOF
+        ); then
+            read -r p f s <<<"${counts%%$'\n'*}"
+            while IFS= read -r line; do
+                case $line in
+                FAIL\ *) failed_tests+=("${line#FAIL }") ;;
+                SKIP\ *) skipped_tests+=("${line#SKIP }") ;;
+                esac
+            done < <(tail -n +2 <<<"$counts")
+        else
+            f=1 note="pytest wrote no readable $dir/junit.xml"
+        fi
+    fi
+    [[ $f -gt 0 && -n $note ]] && failed_tests+=("python ($note)")
+    record python "$p" "$f" "$s" $(($(pct_now_ms) - t0)) "$note"
+}
+
 skipped_step() {
     summary+=("$(printf '  %-7s skipped (%s)' "$1" "$2")")
     echo
@@ -319,6 +383,7 @@ echo "$(meson --version 2>/dev/null | sed 's/^/meson /') | $(gcc --version 2>/de
 step_format
 step_gcc
 step_release
+step_python
 if ((quick)); then skipped_step clang --quick; else step_clang; fi
 step_asan
 if ((quick)); then skipped_step fuzz --quick; else step_fuzz; fi

@@ -154,7 +154,21 @@ BATCH_INLINE uint64_t escape_block(int avx2, const uint8_t *run, size_t len, siz
     if (q >= len)
         return 0;
     const uint8_t *p = run + q;
-    const size_t n = len - q < 64 ? len - q : 64;
+    size_t n = len - q;
+    const int tail = n < 64;
+#if BATCH_AVX2 || defined(__SSE2__)
+    /* the run's last, partial block: zero-padded (zeros are neither '%' nor
+     * hex digits), as the bytes after the run may not be readable */
+    uint8_t padded[64];
+    if (tail) {
+        memset(padded, 0, sizeof padded);
+        memcpy(padded, p, n);
+        p = padded;
+        n = 64;
+    }
+#endif
+    if (n > 64)
+        n = 64;
     uint64_t pct, hex;
 #if BATCH_AVX2
     if (avx2 && n == 64) {
@@ -193,8 +207,8 @@ BATCH_INLINE uint64_t escape_block(int avx2, const uint8_t *run, size_t len, siz
     }
     /* the two bytes after the block, if the run has them */
     uint64_t next = 0;
-    if (pct >> 62 && n == 64)
-        next = hex_bits_scalar(p + 64, len - q - 64 < 2 ? len - q - 64 : 2);
+    if (pct >> 62 && !tail)
+        next = hex_bits_scalar(run + q + 64, len - q - 64 < 2 ? len - q - 64 : 2);
     return pct & (hex >> 1 | next << 63) & (hex >> 2 | next << 62);
 }
 
