@@ -292,7 +292,8 @@ step_tsan() {
 # says, into a venv of Debian's /usr/bin/python3 (whose site packages hold
 # meson-python, pytest and Dask), then its pytest suite: the urllib.parse
 # drop-ins against urllib, the batch calls, pct.logs.read and python -m
-# pct.dask (2-worker LocalCluster) against the pct tool of the gcc step.
+# pct.dask (2-worker LocalCluster) against the pct tool of the gcc step. The
+# meson build directory (build/python/meson) is kept between runs.
 step_python() {
     banner "python: the pct package installed offline in a venv, its pytest suite (build/python)"
     local t0 dir=build/python note='' p=0 f=0 s=0 counts line
@@ -307,8 +308,16 @@ step_python() {
     elif ! { [[ -x $dir/venv/bin/python ]] ||
         /usr/bin/python3 -m venv --system-site-packages "$dir/venv"; }; then
         f=1 note="venv failed"
-    elif ! "$dir/venv/bin/pip" install --no-build-isolation --no-index --no-deps --force-reinstall \
-        --config-settings=setup-args=-Dwerror=true bindings/python >"$dir/pip.log" 2>&1; then
+    elif ! {
+        # meson-python 0.12 reconfigures a given build directory whenever its
+        # native file (in the source tree) is unchanged: without a configured
+        # one, drop that file so that it configures afresh
+        [[ -f $dir/meson/meson-private/coredata.dat ]] ||
+            rm -f bindings/python/.mesonpy-native-file.ini
+        "$dir/venv/bin/pip" install --no-build-isolation --no-index --no-deps --force-reinstall \
+            --config-settings=setup-args=-Dwerror=true --config-settings="builddir=$PWD/$dir/meson" \
+            bindings/python >"$dir/pip.log" 2>&1
+    }; then
         tail -n 40 "$dir/pip.log"
         f=1 note="pip install failed (see $dir/pip.log)"
     else
