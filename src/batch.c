@@ -140,6 +140,20 @@ __attribute__((target("avx2"))) static inline uint64_t percent32(const uint8_t *
     *hex = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(digit, letter));
     return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')));
 }
+
+/* 64 bits each: the '%' bytes and the hex digits of the 64 bytes at p. */
+__attribute__((target("avx512f,avx512bw"))) static inline uint64_t percent64(const uint8_t *p,
+                                                                             uint64_t *hex)
+{
+    const __m512i v = _mm512_loadu_si512((const void *)p);
+    const __m512i lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+    const __mmask64 digit =
+        _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('0')), _mm512_set1_epi8(9));
+    const __mmask64 letter =
+        _mm512_cmple_epu8_mask(_mm512_sub_epi8(lower, _mm512_set1_epi8('a')), _mm512_set1_epi8(5));
+    *hex = (uint64_t)(digit | letter);
+    return (uint64_t)_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('%'));
+}
 #else
 #define BATCH_AVX2 0
 #endif
@@ -147,8 +161,8 @@ __attribute__((target("avx2"))) static inline uint64_t percent32(const uint8_t *
 static uint64_t hex_bits_scalar(const uint8_t *p, size_t n);
 static uint64_t percent_bits_scalar(const uint8_t *p, size_t n);
 
-/* The escape starts of the block at offset q of the run; avx2: the CPU has
- * AVX2 and the caller is compiled for it. */
+/* The escape starts of the block at offset q of the run; avx2: 1 when the
+ * CPU has AVX2 and the caller is compiled for it, 2 for AVX-512 BW. */
 BATCH_INLINE uint64_t escape_block(int avx2, const uint8_t *run, size_t len, size_t q)
 {
     if (q >= len)
@@ -171,7 +185,11 @@ BATCH_INLINE uint64_t escape_block(int avx2, const uint8_t *run, size_t len, siz
         n = 64;
     uint64_t pct, hex;
 #if BATCH_AVX2
-    if (avx2 && n == 64) {
+    if (avx2 == 2) {
+        pct = percent64(p, &hex);
+        if (pct == 0)
+            return 0;
+    } else if (avx2 && n == 64) {
         uint32_t h0, h1;
         pct = percent32(p, &h0) | percent32(p + 32, &h1) << 32;
         if (pct == 0)
@@ -285,6 +303,14 @@ run_results_avx2(int wide, const uint8_t *run, const void *offsets, size_t first
 {
     run_results_body(1, wide, run, offsets, first, last, out_offsets, results, pos);
 }
+
+/* The same with AVX-512 blocks. */
+__attribute__((target("avx2,avx512f,avx512bw,popcnt"))) static void
+run_results_avx512(int wide, const uint8_t *run, const void *offsets, size_t first, size_t last,
+                   void *out_offsets, pct_result *results, size_t *pos)
+{
+    run_results_body(2, wide, run, offsets, first, last, out_offsets, results, pos);
+}
 #endif
 
 /* The lenient decode of a whole batch whose output room is there: one
@@ -298,14 +324,19 @@ BATCH_INLINE pct_result batch_decode_runs(int wide, const pct_impl *impl, const 
     set_offset(out_offsets, wide, 0, 0);
     size_t first = 0;
 #if BATCH_AVX2
-    /* the counting follows the implementation in use: AVX2 when it uses
-     * AVX2 or more (and the CPU has POPCNT, part of PCT_CPU_SSE42) */
-    const int avx2 =
-        (impl->required & (PCT_CPU_AVX2 | PCT_CPU_AVX512)) &&
-        (pct_cpu_features() & (PCT_CPU_AVX2 | PCT_CPU_SSE42)) == (PCT_CPU_AVX2 | PCT_CPU_SSE42);
+    /* the counting follows the implementation in use: AVX-512 or AVX2 when
+     * it uses them (and the CPU has POPCNT, part of PCT_CPU_SSE42) */
+    const uint32_t cpu = pct_cpu_features();
+    const int popcnt_avx2 =
+        (cpu & (PCT_CPU_AVX2 | PCT_CPU_SSE42)) == (PCT_CPU_AVX2 | PCT_CPU_SSE42);
+    void (*const run_results)(int, const uint8_t *, const void *, size_t, size_t, void *,
+                              pct_result *, size_t *) =
+        popcnt_avx2 && (impl->required & PCT_CPU_AVX512) && (cpu & PCT_CPU_AVX512)
+            ? run_results_avx512
+        : popcnt_avx2 && (impl->required & (PCT_CPU_AVX2 | PCT_CPU_AVX512)) ? run_results_avx2
+                                                                            : run_results_base;
 #else
-#define run_results_avx2 run_results_base
-    const int avx2 = 0;
+#define run_results run_results_base
 #endif
     while (first < n) {
         size_t last = first;
@@ -333,8 +364,7 @@ BATCH_INLINE pct_result batch_decode_runs(int wide, const pct_impl *impl, const 
             pos += r.count;
             set_offset(out_offsets, wide, last, pos);
         } else {
-            (avx2 ? run_results_avx2 : run_results_base)(wide, run, offsets, first, last,
-                                                         out_offsets, results, &pos);
+            run_results(wide, run, offsets, first, last, out_offsets, results, &pos);
             if (r.status != PCT_OK || r.count != pos - before) {
                 /* cannot happen (lenient decoding has no errors, and each
                  * escape is what was counted); never hand out wrong offsets */
