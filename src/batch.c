@@ -86,26 +86,12 @@ static int batch_valid(const char *data, const void *offsets, int wide, size_t n
     return 1;
 }
 
+#if !defined(__SSE2__)
 static int is_hex(uint8_t c)
 {
     return (uint8_t)((c | 0x20) - 'a') < 6 || (uint8_t)(c - '0') < 10;
 }
-
-static uint64_t hex_bits_scalar(const uint8_t *p, size_t n)
-{
-    uint64_t m = 0;
-    for (size_t k = 0; k < n; k++)
-        m |= (uint64_t)is_hex(p[k]) << k;
-    return m;
-}
-
-static uint64_t percent_bits_scalar(const uint8_t *p, size_t n)
-{
-    uint64_t m = 0;
-    for (size_t k = 0; k < n; k++)
-        m |= (uint64_t)(p[k] == '%') << k;
-    return m;
-}
+#endif
 
 #if defined(__SSE2__)
 /* 16 bits: which of the 16 bytes at p are hex digits (signed compares:
@@ -158,76 +144,69 @@ __attribute__((target("avx512f,avx512bw"))) static inline uint64_t percent64(con
 #define BATCH_AVX2 0
 #endif
 
-static uint64_t hex_bits_scalar(const uint8_t *p, size_t n);
-static uint64_t percent_bits_scalar(const uint8_t *p, size_t n);
-
-/* The escape starts of the block at offset q of the run; avx2: 1 when the
- * CPU has AVX2 and the caller is compiled for it, 2 for AVX-512 BW. */
-BATCH_INLINE uint64_t escape_block(int avx2, const uint8_t *run, size_t len, size_t q)
+/* Bits set in m: the popcnt instruction in the callers compiled for it
+ * (avx2 != 0), else the compiler's routine, skipped for 0. */
+BATCH_INLINE size_t popcount64(int avx2, uint64_t m)
 {
-    if (q >= len)
-        return 0;
+    if (avx2)
+        return (size_t)__builtin_popcountll(m);
+    return m ? (size_t)__builtin_popcountll(m) : 0;
+}
+
+/* The '%' bytes (returned) and the hex digits (*hex) of the block at offset
+ * q of the run, bit k for byte q + k; avx2: 1 when the CPU has AVX2 and the
+ * caller is compiled for it, 2 for AVX-512 BW, 0 or 3 (popcnt only) for
+ * SSE2 where it is the baseline, else scalar. */
+BATCH_INLINE uint64_t block_masks(int avx2, const uint8_t *run, size_t len, size_t q, uint64_t *hex)
+{
     const uint8_t *p = run + q;
     size_t n = len - q;
-    const int tail = n < 64;
 #if BATCH_AVX2 || defined(__SSE2__)
     /* the run's last, partial block: zero-padded (zeros are neither '%' nor
      * hex digits), as the bytes after the run may not be readable */
     uint8_t padded[64];
-    if (tail) {
+    if (n < 64) {
         memset(padded, 0, sizeof padded);
         memcpy(padded, p, n);
         p = padded;
-        n = 64;
     }
+    n = 64;
 #endif
-    if (n > 64)
-        n = 64;
-    uint64_t pct, hex;
 #if BATCH_AVX2
-    if (avx2 == 2) {
-        pct = percent64(p, &hex);
-        if (pct == 0)
-            return 0;
-    } else if (avx2 && n == 64) {
+    if (avx2 == 2)
+        return percent64(p, hex);
+    if (avx2 == 1) {
         uint32_t h0, h1;
-        pct = percent32(p, &h0) | percent32(p + 32, &h1) << 32;
-        if (pct == 0)
-            return 0;
-        hex = (uint64_t)h0 | (uint64_t)h1 << 32;
-    } else
+        const uint64_t pct = percent32(p, &h0) | percent32(p + 32, &h1) << 32;
+        *hex = (uint64_t)h0 | (uint64_t)h1 << 32;
+        return pct;
+    }
 #else
     (void)avx2;
 #endif
 #if defined(__SSE2__)
-        if (n == 64) {
-        const __m128i percent = _mm_set1_epi8('%');
-        const __m128i *v = (const __m128i *)(const void *)p;
-        const __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128(v), percent);
-        const __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128(v + 1), percent);
-        const __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128(v + 2), percent);
-        const __m128i d = _mm_cmpeq_epi8(_mm_loadu_si128(v + 3), percent);
-        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0)
-            return 0;
-        pct = (uint64_t)(unsigned)_mm_movemask_epi8(a) |
-              (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
-              (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 |
-              (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
-        hex = (uint64_t)hex16(p) | (uint64_t)hex16(p + 16) << 16 | (uint64_t)hex16(p + 32) << 32 |
-              (uint64_t)hex16(p + 48) << 48;
-    } else
-#endif
-    {
-        pct = percent_bits_scalar(p, n);
-        if (pct == 0)
-            return 0;
-        hex = hex_bits_scalar(p, n);
+    const __m128i percent = _mm_set1_epi8('%');
+    const __m128i *v = (const __m128i *)(const void *)p;
+    *hex = (uint64_t)hex16(p) | (uint64_t)hex16(p + 16) << 16 | (uint64_t)hex16(p + 32) << 32 |
+           (uint64_t)hex16(p + 48) << 48;
+    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), percent)) |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), percent))
+               << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), percent))
+               << 32 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), percent))
+               << 48;
+#else
+    if (n > 64)
+        n = 64;
+    uint64_t pct = 0, h = 0;
+    for (size_t k = 0; k < n; k++) {
+        pct |= (uint64_t)(p[k] == '%') << k;
+        h |= (uint64_t)is_hex(p[k]) << k;
     }
-    /* the two bytes after the block, if the run has them */
-    uint64_t next = 0;
-    if (pct >> 62 && !tail)
-        next = hex_bits_scalar(run + q + 64, len - q - 64 < 2 ? len - q - 64 : 2);
-    return pct & (hex >> 1 | next << 63) & (hex >> 2 | next << 62);
+    *hex = h;
+    return pct;
+#endif
 }
 
 enum {
@@ -241,22 +220,28 @@ enum {
 BATCH_INLINE void escape_words(int avx2, const uint8_t *run, size_t len, uint64_t *bits,
                                uint32_t *before)
 {
+    uint64_t hex[RUN_WORDS + 1];
+    const size_t words = (len + 63) / 64;
+    for (size_t w = 0; w < words; w++)
+        bits[w] = block_masks(avx2, run, len, 64 * w, &hex[w]);
+    hex[words] = 0;
+    /* an escape start: a '%' and hex digits in the next two bytes, which
+     * may be in the next block (none after the run) */
     uint32_t count = 0;
-    size_t w = 0;
-    for (size_t q = 0; q < len; q += 64, w++) {
-        bits[w] = escape_block(avx2, run, len, q);
+    for (size_t w = 0; w < words; w++) {
+        bits[w] &= (hex[w] >> 1 | hex[w + 1] << 63) & (hex[w] >> 2 | hex[w + 1] << 62);
         before[w] = count;
-        count += bits[w] ? (uint32_t)__builtin_popcountll(bits[w]) : 0;
+        count += (uint32_t)popcount64(avx2, bits[w]);
     }
-    bits[w] = 0;
-    before[w] = count;
+    bits[words] = 0;
+    before[words] = count;
 }
 
 /* Escape starts before offset x (x <= the run's length). */
-BATCH_INLINE size_t escapes_before(const uint64_t *bits, const uint32_t *before, size_t x)
+BATCH_INLINE size_t escapes_before(int avx2, const uint64_t *bits, const uint32_t *before, size_t x)
 {
     const uint64_t m = bits[x >> 6] & ((UINT64_C(1) << (x & 63)) - 1);
-    return before[x >> 6] + (m ? (size_t)__builtin_popcountll(m) : 0);
+    return before[x >> 6] + popcount64(avx2, m);
 }
 
 /* Results and output offsets of strings [first, last), decoded as one buffer
@@ -278,8 +263,8 @@ BATCH_INLINE void run_results_body(int avx2, int wide, const uint8_t *run, const
         const size_t end = (size_t)offset_at(offsets, wide, i + 1) - base;
         size_t written = end - start;
         if (written > 2)
-            written -=
-                2 * (escapes_before(bits, before, end - 2) - escapes_before(bits, before, start));
+            written -= 2 * (escapes_before(avx2, bits, before, end - 2) -
+                            escapes_before(avx2, bits, before, start));
         results[i].status = PCT_OK;
         results[i].count = written;
         out += written;
@@ -302,6 +287,16 @@ run_results_avx2(int wide, const uint8_t *run, const void *offsets, size_t first
                  void *out_offsets, pct_result *results, size_t *pos)
 {
     run_results_body(1, wide, run, offsets, first, last, out_offsets, results, pos);
+}
+
+/* The same with SSE2 blocks and the popcnt instruction (the sse42
+ * implementation's CPUs have it). */
+__attribute__((target("popcnt"))) static void run_results_popcnt(int wide, const uint8_t *run,
+                                                                 const void *offsets, size_t first,
+                                                                 size_t last, void *out_offsets,
+                                                                 pct_result *results, size_t *pos)
+{
+    run_results_body(3, wide, run, offsets, first, last, out_offsets, results, pos);
 }
 
 /* The same with AVX-512 blocks. */
@@ -334,6 +329,7 @@ BATCH_INLINE pct_result batch_decode_runs(int wide, const pct_impl *impl, const 
         popcnt_avx2 && (impl->required & PCT_CPU_AVX512) && (cpu & PCT_CPU_AVX512)
             ? run_results_avx512
         : popcnt_avx2 && (impl->required & (PCT_CPU_AVX2 | PCT_CPU_AVX512)) ? run_results_avx2
+        : (impl->required & PCT_CPU_SSE42) && (cpu & PCT_CPU_SSE42)         ? run_results_popcnt
                                                                             : run_results_base;
 #else
 #define run_results run_results_base
