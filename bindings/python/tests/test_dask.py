@@ -50,3 +50,42 @@ def test_ship_and_failure(logs, tmp_path):
         assert (tmp_path / "fail" / (os.path.basename(logs[0]) + ".jsonl")).read_bytes() == cli_output(logs[0])
         with pytest.raises(ValueError, match="both write"):
             pct.dask.run(client, [logs[0], logs[0]], str(tmp_path / "dup"))
+
+
+def test_existing_scheduler(logs, tmp_path):
+    """--scheduler: a running cluster (`dask scheduler` and `dask worker`
+    processes, here on 127.0.0.1), as on several machines."""
+    import json
+    import time
+
+    sched_file = tmp_path / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                              "--port", "0", "--no-dashboard", "--scheduler-file", str(sched_file)], **quiet)
+    worker = None
+    try:
+        deadline = time.monotonic() + 120
+        while not sched_file.exists() or not sched_file.read_text().strip():
+            assert time.monotonic() < deadline, "the scheduler did not start"
+            assert sched.poll() is None, "the scheduler exited"
+            time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                   "--nworkers", "2", "--nthreads", "1", "--no-dashboard"], **quiet)
+        out = tmp_path / "out"
+        r = subprocess.run([sys.executable, "-m", "pct.dask", "--scheduler", address, "--output", str(out), *logs],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+        assert r.returncode == 0, r.stderr.decode(errors="replace")
+        for p in logs:
+            assert (out / (os.path.basename(p) + ".jsonl")).read_bytes() == cli_output(p), p
+    finally:
+        for proc in (worker, sched):
+            if proc is not None:
+                proc.terminate()
+        for proc in (worker, sched):
+            if proc is not None:
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
