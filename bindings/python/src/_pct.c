@@ -960,11 +960,18 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
             return NULL;
         }
     }
-    PyObject *seq = PySequence_Fast(a[0], "items must be a sequence of bytes or of str");
-    if (seq == NULL)
+    /* a tuple: the items cannot change while the GIL is released */
+    PyObject *seq = PyTuple_CheckExact(a[0]) ? Py_NewRef(a[0]) : PySequence_Tuple(a[0]);
+    if (seq == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s(): items must be a sequence of bytes or of str",
+                         fname);
+        }
         return NULL;
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    }
+    const Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    PyObject **items = ((PyTupleObject *)seq)->ob_item;
     int is_str = n > 0 && PyUnicode_CheckExact(items[0]);
     size_t total = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
