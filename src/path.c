@@ -103,14 +103,6 @@ typedef struct path_state {
     size_t stray;    /* output offset of the last '%' that starts no escape, or SIZE_MAX */
 } path_state;
 
-/* Value of the escape at src[i] (i < end, src[i] == '%'), or -1. */
-static int escape_at(const path_state *s, size_t i)
-{
-    if (s->end - i < 3 || !pct_is_hex(s->src[i + 1]) || !pct_is_hex(s->src[i + 2]))
-        return -1;
-    return pct_hex_value(s->src[i + 1]) * 16 + pct_hex_value(s->src[i + 2]);
-}
-
 /* Length of the separator token at src[i] (i < end), or 0. */
 static size_t separator_at(const path_state *s, size_t i)
 {
@@ -119,7 +111,7 @@ static size_t separator_at(const path_state *s, size_t i)
     if (c == '/' || (c == '\\' && (p->options & PCT_PATH_BACKSLASH)))
         return 1;
     if (c == '%') {
-        const int v = escape_at(s, i);
+        const int v = pct_escape_value(s->src, s->end, i);
         if ((v == '/' && p->encoded_slash == PCT_PATH_DECODE) ||
             (v == '\\' && p->encoded_backslash == PCT_PATH_DECODE &&
              (p->options & PCT_PATH_BACKSLASH)))
@@ -178,7 +170,7 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
         *i = at + 1;
         return PCT_OK;
     }
-    const int v = escape_at(s, at);
+    const int v = pct_escape_value(s->src, s->end, at);
     if (v < 0) {
         if (s->policy->options & PCT_PATH_STRICT) {
             /* The lowest offset: a pending sequence is broken by this '%'. */

@@ -17,9 +17,8 @@
 /* The output byte of the token at src[q] (an escape's byte at its '%'). */
 static inline uint8_t x86_token_byte(const uint8_t *src, size_t len, size_t q)
 {
-    if (src[q] == '%' && len - q > 2 && pct_is_hex(src[q + 1]) && pct_is_hex(src[q + 2]))
-        return (uint8_t)(pct_hex_value(src[q + 1]) << 4 | pct_hex_value(src[q + 2]));
-    return src[q];
+    const int v = pct_escape_value(src, len, q);
+    return v >= 0 ? (uint8_t)v : src[q];
 }
 
 /* How many of the last output bytes of the blocks in p (at most 3) form an
