@@ -6,6 +6,7 @@
  * unchanged paths, and that in place equals out of place. */
 #include "check.h"
 #include "pct.h"
+#include "support/paths.h"
 
 static const char *const presets[] = {"default", "nginx", "envoy", "apache", "traefik", "strict"};
 #define NPRESETS (sizeof presets / sizeof presets[0])
@@ -258,30 +259,14 @@ static void test_report_format(void)
                    "clamp-at-root,merge-slashes,backslash,params");
 }
 
+static const char *const path_pieces[] = {
+    "/",   "/",   "\\",  ".",   "..",  "%2e", "%2E", "%2f",  "%2F",  "%5c", "%5C", "%00",
+    "%1f", "%7F", "%25", "%",   "%4",  "%41", "%6",  "a",    "4",    "F",   "?",   "#",
+    "%c3", "%A9", ";",   "%3b", "%3F", "%23", "%7e", "\xC3", "\xA9", ";x",  "..;", "%zz"};
+
 static size_t random_path(char *s, size_t max)
 {
-    static const char *const pieces[] = {
-        "/",   "/",   "\\",  ".",   "..",  "%2e", "%2E", "%2f",  "%2F",  "%5c", "%5C", "%00",
-        "%1f", "%7F", "%25", "%",   "%4",  "%41", "%6",  "a",    "4",    "F",   "?",   "#",
-        "%c3", "%A9", ";",   "%3b", "%3F", "%23", "%7e", "\xC3", "\xA9", ";x",  "..;", "%zz"};
-    size_t len = 0, k = rng_below(16);
-    for (size_t j = 0; j < k; j++) {
-        const char *piece = pieces[rng_below(sizeof pieces / sizeof pieces[0])];
-        const size_t n = strlen(piece);
-        if (len + n > max)
-            break;
-        memcpy(s + len, piece, n);
-        len += n;
-    }
-    return len;
-}
-
-static size_t path_end(const char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len && s[i] != '?' && s[i] != '#')
-        i++;
-    return i;
+    return test_random_path(s, max, path_pieces, sizeof path_pieces / sizeof path_pieces[0], 0);
 }
 
 static void test_properties(void)
@@ -296,7 +281,7 @@ static void test_properties(void)
         pct_path_policy_v2_init(&p, presets[k]);
         p.options |= extra[rng_below(sizeof extra / sizeof extra[0])];
         const size_t len = random_path(src, sizeof src);
-        const size_t end = path_end(src, len);
+        const size_t end = test_path_end(src, len);
         pct_path_report report;
         const pct_result r = normalize_v2(src, len, &p, out, &report);
         check_input(src, len, "v2 properties, preset %s options %u", presets[k], p.options);
