@@ -374,6 +374,9 @@ def test_stats():
         check("stats %%u %s" % key, m is not None and int(m.group(1)) == value, repr(err))
     result = run_ok("progress", ["--progress", SAMPLE, "--threads", "1"])
     check("progress on stderr", b"%" in result.stderr and b"ETA" in result.stderr)
+    # Threads that read a file in turn: the bar still reaches 100%.
+    result = run_ok("progress threads", ["--progress", SAMPLE, "--threads", "2", "--chunk-size", "1k"])
+    check("progress threads (100%)", b"100%" in result.stderr, short(result.stderr[-200:]))
     result = run_ok("no progress when not a tty", [SAMPLE])
     check("no progress when not a tty", result.stderr == b"")
 
