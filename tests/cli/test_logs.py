@@ -291,6 +291,20 @@ def test_json():
             "path": "/a%2Fb/\u20ac", "query": [["x", "1 2"], ["y", "&"], ["z", ""], ["", "v"]],
             "status": 201, "bytes": 17, "referer": "http://r/?q=%0A", "agent": 'UA \\"quoted\\"'}
     check("json values", obj == want, "got %r" % obj)
+    # Queries decoded whole then split, and those split first (an escaped
+    # '&' or '=', a %uXXXX, bad UTF-8): the same parameters either way.
+    for target, query in [
+            (b"/?a=%C3%A9+b&c=%0A%22%5C&d", [["a", "\u00e9 b"], ["c", '\n"\\'], ["d", ""]]),
+            (b"/?a=%3D%3d&b=%26", [["a", "=="], ["b", "&"]]),
+            (b"/?a=%C3&b=%C3%A9&%C2%85=%E2", [["a", "\ufffd"], ["b", "\u00e9"], ["\u0085", "\ufffd"]]),
+            (b"/?a=%C3%A9%u0026b&%u003D", [["a", "\u00e9%u0026b"], ["%u003D", ""]])]:
+        line = b'1 - - [t] "GET ' + target + b' HTTP/1.1" 200 1 "-" "-"\n'
+        for args in [["--json"], ["--json", "--stats"]]:
+            result = run_ok("json query %s" % target, args, line)
+            check("json query %s %s" % (target, " ".join(args)),
+                  json.loads(result.stdout)["query"] == query, short(result.stdout))
+    result = run_ok("json percent-u query", ["--json", "--percent-u"], b'1 - - [t] "GET /?a=%u0026b&%u003D HTTP/1.1" 200 1 "-" "-"\n')
+    check("json percent-u query", json.loads(result.stdout)["query"] == [["a", "&b"], ["=", ""]], short(result.stdout))
     result = run_ok("json referer", ["--json", "--referer"], data)
     check("json referer decoded", json.loads(result.stdout)["referer"] == "http://r/?q=\n")
     result = run_ok("json common", ["--json"], b'1 - - [t] "GET / HTTP/1.0" 404 -\n')

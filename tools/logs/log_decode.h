@@ -35,11 +35,15 @@ struct worker {
     const struct log_ctx *ctx;
     struct buf *out;    /* the chunk's output */
     struct buf scratch; /* decoded bytes before escaping */
+    struct buf escaped; /* decoded and escaped, before being cut (JSON query) */
     struct stats *st;
     int line_escaped, line_bad_utf8;
     int spaced; /* whitespace-separated format: decoded spaces are escaped */
     int w3c;    /* IIS: %uXXXX decoded */
 };
+
+/* Frees a worker's buffers. */
+void worker_free(struct worker *w);
 
 /* Output room is reserved per line (see process_chunk): no checks here. */
 static inline void put_raw(struct worker *w, const char *src, size_t n)

@@ -107,7 +107,7 @@ static void *worker_main(void *arg)
         pthread_cond_wait(&pl->ready, &pl->lock);
     }
     pthread_mutex_unlock(&pl->lock);
-    free(w.scratch.data);
+    worker_free(&w);
     return NULL;
 }
 
@@ -212,7 +212,7 @@ void pipeline_stop(struct pipeline *pl)
     free(pl->slots);
     free(pl->carry.data);
     free(pl->long_out.data);
-    free(pl->inline_worker.scratch.data);
+    worker_free(&pl->inline_worker);
 }
 
 /* The least room a read is given: big reads, few system calls. */
@@ -477,7 +477,7 @@ static void *file_thread(void *arg)
             write_job(pl, &job, read_to);
         pass_turn(fr);
     }
-    free(w.scratch.data);
+    worker_free(&w);
     free(job.out.data);
     free(own.data);
     return NULL;
