@@ -207,6 +207,16 @@ def test_decoding():
     expect_line("control escapes", [], p + b"/%0A%0D%09%1B[31m%00%7F" + s,
                 p + b"/\\n\\r\\t\\x1b[31m\\x00\\x7f" + s)
     expect_line("C1 controls", [], p + b"/%C2%9B2J" + s, p + b"/\\xc2\\x9b2J" + s)
+    # Controls in the text that is not decoded, wherever they are in the
+    # line: escaped, a tab kept; a CR only ends a line before its newline.
+    ua = b' HTTP/1.1" 200 5 "-" "u\ra\x1b\tb\x7f\xc2\x9b"'
+    clean = (p + b"/%41" + s) * 4  # (few controls: not taken for binary data)
+    for end in [b"\n", b"\r\n", b""]:
+        expect_line("controls not decoded %r" % end, [], clean + b"1.2.3.4\x00 - - [t] \"GET /%41" + ua + end,
+                    (p + b"/A" + s) * 4 + b"1.2.3.4\\x00 - - [t] \"GET /A" + ua.replace(b"\r", b"\\r").replace(b"\x1b", b"\\x1b")
+                    .replace(b"\x7f", b"\\x7f").replace(b"\xc2\x9b", b"\\xc2\\x9b") + (end or b"\n"))
+    expect_line("C1 lead alone not escaped", [], p + b"/%41" + b' HTTP/1.1" 200 5 "-" "\xc2\xa9"\r\n',
+                p + b"/A" + b' HTTP/1.1" 200 5 "-" "\xc2\xa9"\r\n')
     expect_line("quote and backslash", [], p + b"/%22%5C" + s, p + b'/\\"\\\\' + s)
     expect_line("apache escapes kept", [], p + b'/\\"%22\\\\\\x41' + s, p + b'/\\"\\"\\\\\\x41' + s)
     expect_line("invalid utf8 -> U+FFFD", [], p + b"/%FFa" + s, p + b"/\xef\xbf\xbda" + s)

@@ -420,12 +420,23 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD;
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
+    const struct log_scan *controls = &w->ctx->esc.scan[ESC_CONTROLS];
+    /* JSON, --raw: no text written as put_undecoded writes it. */
+    int find_controls = !w->ctx->cfg.json && !w->ctx->cfg.raw;
     while (p < e) {
-        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        /* The line's end and whether its text has a byte that
+         * put_undecoded escapes, in one pass: the first such byte (the
+         * newline is one) is most often the newline, or a CR before it. */
+        const char *c = find_controls ? p + log_scan_find(controls, p, 0, (size_t)(e - p)) : p;
+        const char *nl = c < e && *c == '\n'                          ? c
+                         : e - c >= 2 && c[0] == '\r' && c[1] == '\n' ? c + 1
+                         : c < e ? memchr(c, '\n', (size_t)(e - c))
+                                 : NULL;
         const char *end = nl != NULL ? nl : e;
         const char *content_end = end;
         if (nl != NULL && content_end > p && content_end[-1] == '\r')
             content_end--; /* CRLF: the CR is part of the terminator */
+        w->line_clean = c >= content_end;
         size_t n = (size_t)(content_end - p);
         /* Worst case: 6 output bytes per input byte (JSON \u00XX), plus keys; */
         buf_reserve(&job->out, 13 * n + 512); /* --field --json: the line twice */

@@ -9,6 +9,7 @@ void log_scan_init(struct log_scan *s, unsigned char below, int high, const char
     memset(s, 0, sizeof *s);
     s->below = below;
     s->high = high;
+    s->count = (int)(count < LOG_SCAN_BYTES ? count : LOG_SCAN_BYTES);
     for (int c = 0; c < 256; c++)
         s->table[c] = (unsigned char)(c < below || (high && c >= 0x80));
     for (size_t k = 0; k < LOG_SCAN_BYTES; k++) {

@@ -21,6 +21,7 @@ struct log_scan {
     unsigned char below;
     int high;
     unsigned char bytes[LOG_SCAN_BYTES]; /* unused slots repeat bytes[0] */
+    int count;                           /* bytes given */
     /* below - 1 (with high: below, compared as signed bytes, which takes
      * the bytes >= 0x80 too), then bytes[], each repeated 16 times: loading
      * a ready vector is one instruction, broadcasting a byte (SSE2) four. */
@@ -38,8 +39,12 @@ static inline unsigned log_scan_mask_v(const struct log_scan *s, __m128i v)
     const __m128i *vec = (const __m128i *)(const void *)s->vec;
     __m128i hit = s->high ? _mm_cmplt_epi8(v, _mm_loadu_si128(vec))
                           : _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_loadu_si128(vec)), v);
-    for (int k = 1; k <= LOG_SCAN_BYTES; k++)
-        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + k)));
+    /* As many comparisons as bytes given (the tests are the same at every
+     * step of a scan: predicted). */
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + 1)));
+    for (int k = 2; k <= LOG_SCAN_BYTES; k++)
+        if (k <= s->count)
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + k)));
     return (unsigned)_mm_movemask_epi8(hit);
 }
 
