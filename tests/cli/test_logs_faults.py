@@ -296,6 +296,17 @@ def test_long_line():
         check(label + " (unchanged)", tail.endswith(end) and head.startswith(b'{"unparsed":"first"}\n{"unparsed":"a%41'
                                                                             if "--json" in mode else b"first\na%41"),
               short(head + tail))
+    # Plain lines, a file far bigger than a chunk: chunks keep their size
+    # (memory bounded by the chunks in flight, whatever the file's size).
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        block = log_lines(50000, 4)
+        for _ in range(12 if not WRAPPER else 4):
+            f.write(block)
+        f.flush()
+        for mode in [["--threads", "1"], ["--threads", "2"], ["--json", "--threads", "3"]]:
+            result = subprocess.run(WRAPPER + [PCT, "logs"] + mode + [f.name], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, timeout=600)
+            check("big file %s (exit 0)" % " ".join(mode), result.returncode == 0, short(result.stderr))
     # Under an emulator its own memory counts too: a looser bound, still
     # below the size of the longest line.
     rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

@@ -140,8 +140,8 @@ void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *kee
         count_escapes(w, src, n, flags);
     /* Most pieces hold nothing to decode or escape: find out with an early
      * exit at the first byte that may need work. */
-    size_t i = log_scan_copy(&w->ctx->work[(flags & PCT_PLUS) != 0][w->spaced != 0],
-                             w->out->data + w->out->len, src, n);
+    size_t i = log_scan_copy_padded(&w->ctx->work[(flags & PCT_PLUS) != 0][w->spaced != 0],
+                                    w->out->data + w->out->len, src, n);
     w->out->len += i; /* nothing before byte i changes */
     if (i == n)
         return;

@@ -14,7 +14,7 @@
  * no UTF-8 sequence is cut) is checked and escaped. */
 static void put_json_text(struct worker *w, struct span s)
 {
-    size_t i = log_scan_copy(&w->ctx->json_text, w->out->data + w->out->len, s.p, s.n);
+    size_t i = log_scan_copy_padded(&w->ctx->json_text, w->out->data + w->out->len, s.p, s.n);
     w->out->len += i;
     if (i == s.n)
         return;
@@ -410,6 +410,31 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
     w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
 }
 
+/* The first byte of [p, e) that put_undecoded escapes (a control byte,
+ * DEL, and unless bytes a C1 lead 0xC2; the class of ESC_CONTROLS, with
+ * its comparisons written out: this scan covers every line), or e. */
+static const char *find_control(const char *p, const char *e, int bytes)
+{
+#ifdef LOG_SCAN_SSE2
+    const __m128i below = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f),
+                  c2 = _mm_set1_epi8(bytes ? 0x7f : (char)0xc2);
+    for (; e - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m != 0)
+            return p + __builtin_ctz(m);
+    }
+#endif
+    for (; p < e; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f || (c == 0xc2 && !bytes))
+            return p;
+    }
+    return e;
+}
+
 void process_chunk(struct worker *w, struct chunk_job *job)
 {
     const char *p = job->in, *e = job->in + job->len;
@@ -420,14 +445,13 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD;
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
-    const struct log_scan *controls = &w->ctx->esc.scan[ESC_CONTROLS];
     /* JSON, --raw: no text written as put_undecoded writes it. */
     int find_controls = !w->ctx->cfg.json && !w->ctx->cfg.raw;
     while (p < e) {
         /* The line's end and whether its text has a byte that
          * put_undecoded escapes, in one pass: the first such byte (the
          * newline is one) is most often the newline, or a CR before it. */
-        const char *c = find_controls ? p + log_scan_find(controls, p, 0, (size_t)(e - p)) : p;
+        const char *c = find_controls ? find_control(p, e, w->ctx->cfg.bytes) : p;
         const char *nl = c < e && *c == '\n'                          ? c
                          : e - c >= 2 && c[0] == '\r' && c[1] == '\n' ? c + 1
                          : c < e ? memchr(c, '\n', (size_t)(e - c))

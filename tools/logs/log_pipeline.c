@@ -346,8 +346,8 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
             break;
         if (in->live && !log_input_ready(in))
             drain(pl); /* nothing to read yet: show what is done */
-        buf_reserve(b, READ_MIN);
-        size_t got = log_input_read(in, b->data + b->len, b->cap - b->len);
+        buf_reserve(b, READ_MIN + LOG_CHUNK_PAD);
+        size_t got = log_input_read(in, b->data + b->len, b->cap - b->len - LOG_CHUNK_PAD);
         if (got == 0) {
             *eof = 1;
             continue;
@@ -362,6 +362,10 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
     buf_reserve(carry, b->len - cut);
     memcpy(carry->data, b->data + cut, b->len - cut);
     carry->len = b->len - cut;
+    /* LOG_CHUNK_PAD bytes past the lines can be read (log_scan_copy_padded):
+     * the reads above leave room for them. */
+    buf_reserve(b, LOG_CHUNK_PAD);
+    memset(b->data + b->len, 0, LOG_CHUNK_PAD);
     return cut;
 }
 

@@ -100,6 +100,28 @@ static inline size_t log_scan_copy(const struct log_scan *s, char *dst, const ch
     return i;
 }
 
+/* The same, for src followed by at least 16 readable bytes (a chunk's
+ * lines, see read_lines): the last bytes are scanned and copied 16 at a
+ * time too, whatever n (dst has room for n + 16 bytes). */
+static inline size_t log_scan_copy_padded(const struct log_scan *s, char *dst, const char *src,
+                                          size_t n)
+{
+#ifdef LOG_SCAN_SSE2
+    for (size_t i = 0; i < n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        unsigned m = log_scan_mask_v(s, v);
+        _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+        if (n - i < 16)
+            m &= (1u << (n - i)) - 1;
+        if (m != 0)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    return n;
+#else
+    return log_scan_copy(s, dst, src, n);
+#endif
+}
+
 /* The first c in [p, e), or NULL. For the short distances within a line:
  * inline, so cheaper than a call to memchr. */
 static inline const char *log_find_byte(const char *p, const char *e, char c)
