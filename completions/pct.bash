@@ -48,11 +48,16 @@ _pct()
         return
         ;;
     --policy)
-        _pct_reply 'default nginx envoy apache'
+        _pct_reply 'default nginx envoy apache traefik strict'
         return
         ;;
-    --encoded-slash | --encoded-backslash | --encoded-control | --encoded-percent)
+    --encoded-slash | --encoded-backslash | --encoded-nul | --encoded-semicolon | \
+        --encoded-percent | --encoded-control)
         _pct_reply 'keep decode reject'
+        return
+        ;;
+    --encoded-question | --encoded-hash)
+        _pct_reply 'keep reject'
         return
         ;;
     --format)

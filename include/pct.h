@@ -125,10 +125,16 @@ typedef enum pct_status {
     /* pct_normalize_path: an escape whose byte the policy REJECTs (%00, %2F,
      * ...). count: offset of its '%'. */
     PCT_REJECTED_BYTE = 5,
+    /* pct_normalize_path_v2: the path is refused by an option of the policy:
+     * ".." above the root (PCT_PATH_REJECT_ABOVE_ROOT), a dot segment with
+     * parameters (PCT_PATH_REJECT_DOT_PARAMS), or any change at all
+     * (PCT_PATH_REJECT_CHANGED). count: input offset of the segment (of the
+     * first change, for PCT_PATH_REJECT_CHANGED). */
+    PCT_REJECTED_PATH = 6,
     /* Batch calls: the output buffer (or the range of 32-bit output offsets)
      * cannot hold the next string's output. count: the number of strings
      * done; their outputs, offsets and results are written. */
-    PCT_NO_SPACE = 6
+    PCT_NO_SPACE = 7
 } pct_status;
 
 typedef struct pct_result {
@@ -459,6 +465,108 @@ PCT_API const pct_path_policy *pct_path_policy_by_name(const char *name);
  * action or option out of range). */
 PCT_API pct_result pct_normalize_path(const char *src, size_t len, char *dst,
                                       const pct_path_policy *policy);
+
+/* ---- Path policy, version 2 -------------------------------------------------
+ * An action per escaped byte (so per class, or per byte for other needs),
+ * more options, two more presets, and a report of what normalization did.
+ * pct_normalize_path_v2 is pct_normalize_path (same steps, same output) with
+ * such a policy; a v1 policy means the v2 policy whose classes have its
+ * actions and whose other escapes are KEEP (';', '?', '#') or normalized. */
+
+/* The classes a proxy decides on: Traefik's encodedCharacters, and the
+ * other controls. */
+typedef enum pct_path_class {
+    PCT_PATH_CLASS_SLASH = 0,     /* %2F */
+    PCT_PATH_CLASS_BACKSLASH = 1, /* %5C */
+    PCT_PATH_CLASS_NUL = 2,       /* %00 */
+    PCT_PATH_CLASS_SEMICOLON = 3, /* %3B */
+    PCT_PATH_CLASS_PERCENT = 4,   /* %25 */
+    PCT_PATH_CLASS_QUESTION = 5,  /* %3F */
+    PCT_PATH_CLASS_HASH = 6,      /* %23 */
+    PCT_PATH_CLASS_CONTROL = 7,   /* %01-%1F and %7F */
+    PCT_PATH_CLASSES = 8
+} pct_path_class;
+
+enum {
+    /* ".." above the root is PCT_REJECTED_PATH (nginx answers 400), not
+     * dropped. */
+    PCT_PATH_REJECT_ABOVE_ROOT = 16,
+    /* A segment whose part before its first ';' is "." or ".." is that dot
+     * segment, parameters and all: "/a/..;x/b" is "/b" (Tomcat and Jetty
+     * read "..;" as ".."). */
+    PCT_PATH_DOT_PARAMS = 32,
+    /* Such a segment is PCT_REJECTED_PATH instead. */
+    PCT_PATH_REJECT_DOT_PARAMS = 64,
+    /* Any change to the path is PCT_REJECTED_PATH at its input offset: only
+     * paths that are already normal pass (Traefik's latest behaviour). */
+    PCT_PATH_REJECT_CHANGED = 128
+};
+
+/* The policy: what to do with an escape of each byte, and PCT_PATH_*
+ * options. Fill it with pct_path_policy_v2_init, then change what you need.
+ * For the bytes that RFC 3986 calls unreserved (ALPHA DIGIT - . _ ~) the
+ * action is DECODE or REJECT; for '?' and '#', KEEP or REJECT (a decoded one
+ * would end the path for the next hop); for any other byte, any action
+ * (DECODE of '/' or, with PCT_PATH_BACKSLASH, '\' makes a separator, as in
+ * v1). Anything else is PCT_INVALID_ARGUMENT. `size` is set by the init
+ * function: a later version that appends fields reads them only from
+ * policies that are that large. */
+typedef struct pct_path_policy_v2 {
+    uint32_t size;
+    uint32_t options;    /* PCT_PATH_* */
+    uint8_t action[256]; /* pct_path_action of an escape of each byte */
+} pct_path_policy_v2;
+
+/* Fills *policy with a preset: "default", "nginx", "envoy", "apache" (the v1
+ * presets, with ';', '?' and '#' KEEP), or
+ *   traefik  Traefik's encodedCharacters as its security documentation
+ *            recommends: %2F, %5C, %00, %3B, %25, %3F and %23 REJECT; other
+ *            controls KEEP; unreserved escapes decoded, hex upper-cased, dot
+ *            segments removed, MERGE_SLASHES. (Some 3.6 releases allow the
+ *            seven by default: set them to KEEP for those.) Traefik does not
+ *            treat a literal '\' as a separator.
+ *   strict   for services that accept only clean paths: every class REJECT,
+ *            MERGE_SLASHES | BACKSLASH | UTF8 | STRICT | REJECT_ABOVE_ROOT |
+ *            REJECT_DOT_PARAMS.
+ * name NULL is "default". Returns PCT_OK, or PCT_INVALID_ARGUMENT for an
+ * unknown name (policy then holds the default). */
+PCT_API pct_status pct_path_policy_v2_init(pct_path_policy_v2 *policy, const char *name);
+/* Sets the action of every byte of a class. PCT_INVALID_ARGUMENT for a class
+ * or action out of range, or DECODE for '?' or '#'. */
+PCT_API pct_status pct_path_policy_v2_set(pct_path_policy_v2 *policy, pct_path_class cls,
+                                          pct_path_action action);
+
+/* What normalization did (pct_path_report.changes). */
+enum {
+    PCT_PATH_DID_DECODE_UNRESERVED = 1, /* "%41" became "A" */
+    PCT_PATH_DID_DECODE = 2,            /* a DECODE action ("%2F" became "/") */
+    PCT_PATH_DID_UPPERCASE_HEX = 4,     /* "%3b" became "%3B" */
+    PCT_PATH_DID_REMOVE_DOTS = 8,       /* a "." or ".." segment removed */
+    PCT_PATH_DID_SEE_ENCODED_DOTS = 16, /* ... spelled with an escape ("%2e%2e") */
+    PCT_PATH_DID_CLAMP_AT_ROOT = 32,    /* ".." above the root dropped */
+    PCT_PATH_DID_MERGE_SLASHES = 64,    /* "//" became "/" */
+    PCT_PATH_DID_BACKSLASH = 128,       /* a '\' became '/' */
+    PCT_PATH_DID_SEE_PARAMS = 256       /* a segment holds a ';' (path parameters) */
+};
+
+typedef struct pct_path_report {
+    uint32_t changes; /* PCT_PATH_DID_*; every bit but SEE_PARAMS is a change */
+    /* Input offset of the first token that normalization changed or
+     * removed (for a ".." segment, its separator: the segment before it
+     * goes too); len if none. */
+    size_t first_change;
+} pct_path_report;
+
+/* The names of the bits of `changes`, comma-separated ("decode-unreserved,
+ * remove-dots"), as snprintf does: writes at most size bytes with the
+ * terminating NUL, returns the length the whole list needs. */
+PCT_API size_t pct_path_report_format(uint32_t changes, char *buf, size_t size);
+
+/* pct_normalize_path with a v2 policy (NULL: the "default" preset) and, if
+ * report is not NULL, what it did: filled on PCT_OK and on
+ * PCT_REJECTED_PATH (then up to the refusal). */
+PCT_API pct_result pct_normalize_path_v2(const char *src, size_t len, char *dst,
+                                         const pct_path_policy_v2 *policy, pct_path_report *report);
 
 /* RFC 3987 3.1: IRI to URI. Every byte of a non-ASCII code point is written
  * %HH (UTF-8, upper-case hex); ASCII, including '%' escapes and reserved

@@ -9,6 +9,8 @@ PCT_PACKAGES=(
     cmake groff-base bash-completion dpkg-dev debhelper fakeroot
     # pct logs: compressed input (the CLI only), and the tools its tests make files with
     libisal-dev zlib1g-dev libzstd-dev gzip zstd xz-utils bzip2
+    # the nginx module (contrib/nginx): Debian's nginx, and its configure script and headers
+    nginx-light nginx-dev
 )
 
 # The release build: one configuration shared by test.sh (gcc step) and demo.sh.

@@ -17,6 +17,8 @@
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
 #   tsan    clang ThreadSanitizer build; the `pct logs` tests that  build/tsan
 #           run many threads on small chunks
+#   nginx   contrib/nginx/build.sh, then Debian's nginx with the    build/nginx
+#           module on 127.0.0.1 (tests/nginx/test_nginx.py)
 #
 
 #   release what users and packagers get (scripts/test-release.sh): the
@@ -190,7 +192,7 @@ step_format() {
     banner "format: clang-format --dry-run --Werror"
     local t0 dirs=() files=() bad=() d f out
     t0=$(pct_now_ms)
-    for d in src include tools tests bench examples bindings; do
+    for d in src include tools tests bench examples contrib bindings; do
         [[ -d $d ]] && dirs+=("$d")
     done
     if ((${#dirs[@]})); then
@@ -356,6 +358,28 @@ EOF
     fi
     [[ $f -gt 0 && -n $note ]] && failed_tests+=("python ($note)")
     record python "$p" "$f" "$s" $(($(pct_now_ms) - t0)) "$note"
+step_nginx() {
+    banner "nginx: the module in Debian's nginx, on 127.0.0.1 (build/nginx)"
+    local t0 p=0 f=0 note='' out counts
+    t0=$(pct_now_ms)
+    if ! out=$(bash contrib/nginx/build.sh build/nginx 2>&1); then
+        printf '%s\n' "$out"
+        f=1 note="module build failed"
+    elif [[ ! -x $PCT_RELEASE_DIR/tools/pct ]]; then
+        f=1 note="no $PCT_RELEASE_DIR/tools/pct (gcc step)"
+    else
+        out=$(python3 tests/nginx/test_nginx.py "$PWD/build/nginx/ngx_http_pct_module.so" \
+            "$PCT_RELEASE_DIR/tools/pct" 2>&1) || true
+        printf '%s\n' "$out"
+        counts=$(tail -n 1 <<<"$out")
+        if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+            p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+        else
+            f=1 note="test_nginx.py did not finish"
+        fi
+    fi
+    ((f > 0)) && failed_tests+=("nginx/test_nginx.py${note:+ ($note)}")
+    record nginx "$p" "$f" 0 $(($(pct_now_ms) - t0)) "$note"
 }
 
 skipped_step() {
@@ -398,6 +422,7 @@ step_asan
 if ((quick)); then skipped_step fuzz --quick; else step_fuzz; fi
 if ((quick)); then skipped_step arm64 --quick; else step_arm64; fi
 if ((quick)); then skipped_step tsan --quick; else step_tsan; fi
+step_nginx
 
 echo
 echo "== summary ($(pct_fmt_ms $(($(pct_now_ms) - start_ms))) in all)"

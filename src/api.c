@@ -32,6 +32,8 @@ const char *pct_status_string(pct_status status)
         return "invalid argument";
     case PCT_REJECTED_BYTE:
         return "escaped byte rejected by the path policy";
+    case PCT_REJECTED_PATH:
+        return "path rejected by the path policy";
     case PCT_NO_SPACE:
         return "output buffer too small";
     }

@@ -65,14 +65,6 @@ static int is_bidi_format(uint32_t cp)
     return cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E);
 }
 
-/* Byte of the escape at src[i] (src[i] == '%'), or -1. */
-static int escape_at(const uint8_t *src, size_t len, size_t i)
-{
-    if (len - i < 3 || !pct_is_hex(src[i + 1]) || !pct_is_hex(src[i + 2]))
-        return -1;
-    return pct_hex_value(src[i + 1]) * 16 + pct_hex_value(src[i + 2]);
-}
-
 /* If the escapes at src[i] are the UTF-8 of one code point, returns its
  * number of bytes (2-4) and stores it in *cp; else 0. */
 static unsigned utf8_escape_run(const uint8_t *src, size_t len, size_t i, uint8_t bytes[4],
@@ -83,7 +75,7 @@ static unsigned utf8_escape_run(const uint8_t *src, size_t len, size_t i, uint8_
     for (unsigned n = 0; n < 4; n++) {
         if (i + 3 * n >= len || src[i + 3 * n] != '%')
             return 0;
-        const int v = escape_at(src, len, i + 3 * n);
+        const int v = pct_escape_value(src, len, i + 3 * n);
         if (v < 0)
             return 0;
         bytes[n] = (uint8_t)v;

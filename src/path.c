@@ -47,6 +47,136 @@ const pct_path_policy *pct_path_policy_by_name(const char *name)
     return NULL;
 }
 
+static int valid_action(pct_path_action a);
+
+/* ---- v2 policies ---------------------------------------------------------- */
+
+#define PATH_OPTIONS_V2                                                                            \
+    (PATH_OPTIONS | PCT_PATH_REJECT_ABOVE_ROOT | PCT_PATH_DOT_PARAMS |                             \
+     PCT_PATH_REJECT_DOT_PARAMS | PCT_PATH_REJECT_CHANGED)
+
+static int is_unreserved(uint8_t b)
+{
+    return !pct_in_set(&pct_set_rfc3986, b);
+}
+
+/* The bytes of a class. */
+static int in_class(pct_path_class c, unsigned b)
+{
+    switch (c) {
+    case PCT_PATH_CLASS_SLASH:
+        return b == '/';
+    case PCT_PATH_CLASS_BACKSLASH:
+        return b == '\\';
+    case PCT_PATH_CLASS_NUL:
+        return b == 0;
+    case PCT_PATH_CLASS_SEMICOLON:
+        return b == ';';
+    case PCT_PATH_CLASS_PERCENT:
+        return b == '%';
+    case PCT_PATH_CLASS_QUESTION:
+        return b == '?';
+    case PCT_PATH_CLASS_HASH:
+        return b == '#';
+    case PCT_PATH_CLASS_CONTROL:
+        return (b >= 1 && b < 0x20) || b == 0x7F;
+    default:
+        return 0;
+    }
+}
+
+/* The v2 policy that a v1 policy means. */
+static void policy_from_v1(pct_path_policy_v2 *p, const pct_path_policy *v1)
+{
+    p->size = sizeof *p;
+    p->options = v1->options;
+    for (unsigned b = 0; b < 256; b++)
+        p->action[b] = (uint8_t)(is_unreserved((uint8_t)b) ? PCT_PATH_DECODE : PCT_PATH_KEEP);
+    p->action['/'] = (uint8_t)v1->encoded_slash;
+    p->action['\\'] = (uint8_t)v1->encoded_backslash;
+    p->action['%'] = (uint8_t)v1->encoded_percent;
+    for (unsigned b = 0; b < 0x20; b++)
+        p->action[b] = (uint8_t)v1->encoded_control;
+    p->action[0x7F] = (uint8_t)v1->encoded_control;
+}
+
+pct_status pct_path_policy_v2_set(pct_path_policy_v2 *policy, pct_path_class cls,
+                                  pct_path_action action)
+{
+    if (policy == NULL || (unsigned)cls >= PCT_PATH_CLASSES || !valid_action(action) ||
+        (action == PCT_PATH_DECODE &&
+         (cls == PCT_PATH_CLASS_QUESTION || cls == PCT_PATH_CLASS_HASH)))
+        return PCT_INVALID_ARGUMENT;
+    for (unsigned b = 0; b < 256; b++)
+        if (in_class(cls, b))
+            policy->action[b] = (uint8_t)action;
+    return PCT_OK;
+}
+
+pct_status pct_path_policy_v2_init(pct_path_policy_v2 *policy, const char *name)
+{
+    if (policy == NULL)
+        return PCT_INVALID_ARGUMENT;
+    policy_from_v1(policy, &pct_path_policy_default);
+    if (name == NULL)
+        return PCT_OK;
+    const pct_path_policy *v1 = pct_path_policy_by_name(name);
+    if (v1) {
+        policy_from_v1(policy, v1);
+        return PCT_OK;
+    }
+    const int strict = strcmp(name, "strict") == 0;
+    if (!strict && strcmp(name, "traefik") != 0)
+        return PCT_INVALID_ARGUMENT;
+    for (unsigned c = 0; c < PCT_PATH_CLASSES; c++)
+        if (strict || c != PCT_PATH_CLASS_CONTROL)
+            pct_path_policy_v2_set(policy, (pct_path_class)c, PCT_PATH_REJECT);
+    policy->options = PCT_PATH_MERGE_SLASHES;
+    if (strict) {
+        policy->options |= PCT_PATH_BACKSLASH | PCT_PATH_UTF8 | PCT_PATH_STRICT |
+                           PCT_PATH_REJECT_ABOVE_ROOT | PCT_PATH_REJECT_DOT_PARAMS;
+    } else {
+        policy->action[0x7F] = PCT_PATH_KEEP;
+        for (unsigned b = 1; b < 0x20; b++)
+            policy->action[b] = PCT_PATH_KEEP;
+    }
+    return PCT_OK;
+}
+
+static int valid_policy_v2(const pct_path_policy_v2 *p)
+{
+    if (p->size < sizeof *p || (p->options & ~(unsigned)PATH_OPTIONS_V2))
+        return 0;
+    for (unsigned b = 0; b < 256; b++) {
+        const pct_path_action a = (pct_path_action)p->action[b];
+        if (!valid_action(a) || (a == PCT_PATH_KEEP && is_unreserved((uint8_t)b)) ||
+            (a == PCT_PATH_DECODE && (b == '?' || b == '#')))
+            return 0;
+    }
+    return 1;
+}
+
+size_t pct_path_report_format(uint32_t changes, char *buf, size_t size)
+{
+    static const char *const names[] = {"decode-unreserved", "decode",       "uppercase-hex",
+                                        "remove-dots",       "encoded-dots", "clamp-at-root",
+                                        "merge-slashes",     "backslash",    "params"};
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (!(changes & (1u << k)))
+            continue;
+        for (const char *c = n ? "," : ""; *c; c++, n++)
+            if (n + 1 < size)
+                buf[n] = *c;
+        for (const char *c = names[k]; *c; c++, n++)
+            if (n + 1 < size)
+                buf[n] = *c;
+    }
+    if (size)
+        buf[n < size ? n : size - 1] = 0;
+    return n;
+}
+
 /* '#' and '?': where the path ends. */
 static const pct_set query_or_fragment = {{0,
                                            0,
@@ -97,32 +227,33 @@ typedef struct path_state {
     size_t end; /* the path is src[0..end) */
     uint8_t *dst;
     size_t out;
-    const pct_path_policy *policy;
+    const pct_path_policy_v2 *policy;
+    unsigned options;
     pct_utf8_state utf8;
     size_t sequence; /* input offset where the pending UTF-8 sequence starts */
     size_t stray;    /* output offset of the last '%' that starts no escape, or SIZE_MAX */
+    pct_path_report report;
 } path_state;
 
-/* Value of the escape at src[i] (i < end, src[i] == '%'), or -1. */
-static int escape_at(const path_state *s, size_t i)
+/* Notes a change (a PCT_PATH_DID_* bit) at input offset at. */
+static void did(path_state *s, uint32_t what, size_t at)
 {
-    if (s->end - i < 3 || !pct_is_hex(s->src[i + 1]) || !pct_is_hex(s->src[i + 2]))
-        return -1;
-    return pct_hex_value(s->src[i + 1]) * 16 + pct_hex_value(s->src[i + 2]);
+    s->report.changes |= what;
+    if (at < s->report.first_change)
+        s->report.first_change = at;
 }
 
 /* Length of the separator token at src[i] (i < end), or 0. */
 static size_t separator_at(const path_state *s, size_t i)
 {
     const uint8_t c = s->src[i];
-    const pct_path_policy *p = s->policy;
-    if (c == '/' || (c == '\\' && (p->options & PCT_PATH_BACKSLASH)))
+    if (c == '/' || (c == '\\' && (s->options & PCT_PATH_BACKSLASH)))
         return 1;
     if (c == '%') {
-        const int v = escape_at(s, i);
-        if ((v == '/' && p->encoded_slash == PCT_PATH_DECODE) ||
-            (v == '\\' && p->encoded_backslash == PCT_PATH_DECODE &&
-             (p->options & PCT_PATH_BACKSLASH)))
+        const int v = pct_escape_value(s->src, s->end, i);
+        if ((v == '/' && s->policy->action['/'] == PCT_PATH_DECODE) ||
+            (v == '\\' && s->policy->action['\\'] == PCT_PATH_DECODE &&
+             (s->options & PCT_PATH_BACKSLASH)))
             return 3;
     }
     return 0;
@@ -132,7 +263,7 @@ static size_t separator_at(const path_state *s, size_t i)
  * Returns 0, or -1 with *error set. */
 static int utf8_feed(path_state *s, uint8_t b, size_t at, size_t *error)
 {
-    if (!(s->policy->options & PCT_PATH_UTF8))
+    if (!(s->options & PCT_PATH_UTF8))
         return 0;
     const int starts = s->utf8.needed == 0;
     switch (pct_utf8_step(&s->utf8, b)) {
@@ -151,20 +282,6 @@ static int utf8_feed(path_state *s, uint8_t b, size_t at, size_t *error)
     }
 }
 
-/* The action for an escape of byte b. */
-static pct_path_action action_for(const pct_path_policy *p, uint8_t b)
-{
-    if (b == '/')
-        return p->encoded_slash;
-    if (b == '\\')
-        return p->encoded_backslash;
-    if (b < 0x20 || b == 0x7F)
-        return p->encoded_control;
-    if (b == '%')
-        return p->encoded_percent;
-    return pct_in_set(&pct_set_rfc3986, b) ? PCT_PATH_KEEP : PCT_PATH_DECODE;
-}
-
 /* Processes the non-separator token at src[*i]; returns PCT_OK or an error
  * with its offset in *error. */
 static pct_status segment_token(path_state *s, size_t *i, size_t *error)
@@ -178,11 +295,11 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
         *i = at + 1;
         return PCT_OK;
     }
-    const int v = escape_at(s, at);
+    const int v = pct_escape_value(s->src, s->end, at);
     if (v < 0) {
-        if (s->policy->options & PCT_PATH_STRICT) {
+        if (s->options & PCT_PATH_STRICT) {
             /* The lowest offset: a pending sequence is broken by this '%'. */
-            if ((s->policy->options & PCT_PATH_UTF8) && s->utf8.needed != 0) {
+            if ((s->options & PCT_PATH_UTF8) && s->utf8.needed != 0) {
                 *error = s->sequence;
                 return PCT_INVALID_UTF8;
             }
@@ -199,7 +316,7 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
     const uint8_t b = (uint8_t)v;
     if (utf8_feed(s, b, at, error))
         return PCT_INVALID_UTF8;
-    pct_path_action action = action_for(s->policy, b);
+    pct_path_action action = (pct_path_action)s->policy->action[b];
     if (action == PCT_PATH_REJECT) {
         *error = at;
         return PCT_REJECTED_BYTE;
@@ -210,7 +327,7 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
          * it: either would be decoded by the next hop (or a second pass). */
         /* (PCT_PATH_STRICT: a decoded '%' would start an escape or be an
          * error, so %25 is never decoded.) */
-        if (b == '%' && (s->policy->options & PCT_PATH_STRICT))
+        if (b == '%' && (s->options & PCT_PATH_STRICT))
             action = PCT_PATH_KEEP;
         else if (b == '%' && s->end - at >= 5 && pct_is_hex(s->src[at + 3]) &&
                  pct_is_hex(s->src[at + 4]))
@@ -222,10 +339,14 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
         if (b == '%')
             s->stray = s->out;
         s->dst[s->out++] = b;
+        did(s, is_unreserved(b) ? PCT_PATH_DID_DECODE_UNRESERVED : PCT_PATH_DID_DECODE, at);
     } else {
+        const uint8_t high = pct_hex_digit((unsigned)v >> 4), low = pct_hex_digit((unsigned)v);
+        if (s->src[at + 1] != high || s->src[at + 2] != low)
+            did(s, PCT_PATH_DID_UPPERCASE_HEX, at);
         s->dst[s->out] = '%';
-        s->dst[s->out + 1] = pct_hex_digit((unsigned)v >> 4);
-        s->dst[s->out + 2] = pct_hex_digit((unsigned)v);
+        s->dst[s->out + 1] = high;
+        s->dst[s->out + 2] = low;
         s->out += 3;
     }
     *i = at + 3;
@@ -233,16 +354,22 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
 }
 
 /* Consumes the separator at src[*i] (and, with PCT_PATH_MERGE_SLASHES, the
- * ones right after it). */
+ * ones right after it); notes what is not one literal '/'. */
 static pct_status skip_separators(path_state *s, size_t *i, size_t *error)
 {
     size_t n = separator_at(s, *i);
-    for (;;) {
+    for (int first = 1;; first = 0) {
         /* A separator stands for '/' or '\': ASCII, only a UTF-8 breaker. */
         if (utf8_feed(s, '/', *i, error))
             return PCT_INVALID_UTF8;
+        if (!first)
+            did(s, PCT_PATH_DID_MERGE_SLASHES, *i);
+        if (n == 3)
+            did(s, PCT_PATH_DID_DECODE, *i);
+        else if (s->src[*i] == '\\')
+            did(s, PCT_PATH_DID_BACKSLASH, *i);
         *i += n;
-        if (!(s->policy->options & PCT_PATH_MERGE_SLASHES) || *i >= s->end)
+        if (!(s->options & PCT_PATH_MERGE_SLASHES) || *i >= s->end)
             return PCT_OK;
         n = separator_at(s, *i);
         if (n == 0)
@@ -250,43 +377,53 @@ static pct_status skip_separators(path_state *s, size_t *i, size_t *error)
     }
 }
 
-pct_result pct_normalize_path(const char *src, size_t len, char *dst, const pct_path_policy *policy)
+/* 1 or 2 if the segment seg[0..n) (output bytes) is "." or "..", with
+ * PCT_PATH_DOT_PARAMS (or REJECT_DOT_PARAMS) also before a ';'; else 0.
+ * *params: it has parameters. */
+static int dot_segment(const uint8_t *seg, size_t n, unsigned options, int *params)
 {
-    if ((src == NULL && len != 0) || (dst == NULL && len != 0))
-        return result(PCT_INVALID_ARGUMENT, 0);
-    if (policy == NULL)
-        policy = &pct_path_policy_default;
-    if (!valid_action(policy->encoded_slash) || !valid_action(policy->encoded_backslash) ||
-        !valid_action(policy->encoded_control) || !valid_action(policy->encoded_percent) ||
-        (policy->options & ~(unsigned)PATH_OPTIONS))
-        return result(PCT_INVALID_ARGUMENT, 0);
-    if (len == 0)
-        return result(PCT_OK, 0);
+    const uint8_t *semicolon = n ? memchr(seg, ';', n) : NULL;
+    *params = semicolon != NULL;
+    if (semicolon && (options & (PCT_PATH_DOT_PARAMS | PCT_PATH_REJECT_DOT_PARAMS)))
+        n = (size_t)(semicolon - seg);
+    if (n == 1 && seg[0] == '.')
+        return 1;
+    if (n == 2 && seg[0] == '.' && seg[1] == '.')
+        return 2;
+    return 0;
+}
 
+static pct_result normalize(const char *src, size_t len, char *dst,
+                            const pct_path_policy_v2 *policy, pct_path_report *report)
+{
     path_state s;
     s.src = (const uint8_t *)src;
     s.dst = (uint8_t *)dst;
     s.out = 0;
     s.policy = policy;
+    s.options = policy->options;
     pct_utf8_reset(&s.utf8);
     s.sequence = 0;
-    s.end = pct_active_impl()->find(s.src, len, &query_or_fragment);
+    s.report.changes = 0;
+    s.report.first_change = len;
+    s.end = len ? pct_active_impl()->find(s.src, len, &query_or_fragment) : 0;
 
     size_t i = 0, error = 0;
-    pct_status status;
-    const int backslash = (policy->options & PCT_PATH_BACKSLASH) != 0;
-    const int check_utf8 = (policy->options & PCT_PATH_UTF8) != 0;
+    pct_status status = PCT_OK;
+    const int backslash = (s.options & PCT_PATH_BACKSLASH) != 0;
+    const int check_utf8 = (s.options & PCT_PATH_UTF8) != 0;
     /* bare: the next segment has no separator before it (the start of a
      * relative path, or what follows a dropped leading "./" or "../"). */
     int bare = s.end == 0 || separator_at(&s, 0) == 0;
-    while (i < s.end || bare) {
-        const size_t token_out = s.out;
+    while (len && (i < s.end || bare)) {
+        const size_t token_out = s.out, token_in = i;
         if (!bare) {
             if ((status = skip_separators(&s, &i, &error)) != PCT_OK)
-                return result(status, error);
+                goto fail;
             s.dst[s.out++] = '/';
         }
-        const size_t segment_out = s.out;
+        const size_t segment_out = s.out, segment_in = i;
+        int escapes = 0; /* the segment has a '%' (read before dst == src overwrites it) */
         s.stray = SIZE_MAX;
         while (i < s.end) {
             const uint8_t c = s.src[i];
@@ -299,19 +436,30 @@ pct_result pct_normalize_path(const char *src, size_t len, char *dst, const pct_
             }
             if (c == '%' && separator_at(&s, i) != 0)
                 break;
+            escapes |= c == '%';
             if ((status = segment_token(&s, &i, &error)) != PCT_OK)
-                return result(status, error);
+                goto fail;
         }
         const size_t n = s.out - segment_out;
-        const uint8_t *seg = s.dst + segment_out;
-        const int dots = (n == 1 && seg[0] == '.') ? 1 : (n == 2 && seg[0] == '.' && seg[1] == '.');
+        int params;
+        const int dots = dot_segment(s.dst + segment_out, n, s.options, &params);
         const int last = i >= s.end;
+        if (params)
+            s.report.changes |= PCT_PATH_DID_SEE_PARAMS;
+        if (dots && params && (s.options & PCT_PATH_REJECT_DOT_PARAMS)) {
+            status = PCT_REJECTED_PATH;
+            error = segment_in;
+            goto fail;
+        }
         if (!dots) {
             bare = 0;
             if (last)
                 break;
             continue;
         }
+        did(&s, PCT_PATH_DID_REMOVE_DOTS, token_in);
+        if (escapes)
+            did(&s, PCT_PATH_DID_SEE_ENCODED_DOTS, token_in);
         s.out = token_out;
         if (bare) {
             /* 5.2.4 A and D: a leading "./" or "../" (or a lone "." or
@@ -319,10 +467,18 @@ pct_result pct_normalize_path(const char *src, size_t len, char *dst, const pct_
             if (last)
                 break;
             if ((status = skip_separators(&s, &i, &error)) != PCT_OK)
-                return result(status, error);
+                goto fail;
             continue; /* still bare */
         }
-        if (n == 2) { /* 5.2.4 C: remove the last output segment and its '/' */
+        if (dots == 2) {      /* 5.2.4 C: remove the last output segment and its '/' */
+            if (s.out == 0) { /* nothing above: the root */
+                if (s.options & PCT_PATH_REJECT_ABOVE_ROOT) {
+                    status = PCT_REJECTED_PATH;
+                    error = segment_in;
+                    goto fail;
+                }
+                did(&s, PCT_PATH_DID_CLAMP_AT_ROOT, token_in);
+            }
             while (s.out > 0 && s.dst[s.out - 1] != '/')
                 s.out--;
             if (s.out > 0)
@@ -333,10 +489,54 @@ pct_result pct_normalize_path(const char *src, size_t len, char *dst, const pct_
             break;
         }
     }
-    if ((policy->options & PCT_PATH_UTF8) && s.utf8.needed != 0)
-        return result(PCT_INVALID_UTF8, s.sequence);
+    if (check_utf8 && s.utf8.needed != 0) {
+        status = PCT_INVALID_UTF8;
+        error = s.sequence;
+        goto fail;
+    }
+    if ((s.options & PCT_PATH_REJECT_CHANGED) && (s.report.changes & ~PCT_PATH_DID_SEE_PARAMS)) {
+        status = PCT_REJECTED_PATH;
+        error = s.report.first_change;
+        goto fail;
+    }
+    if (report)
+        *report = s.report;
     /* The query and fragment, as they are (out <= end: memmove). */
     if (len > s.end)
         memmove(s.dst + s.out, s.src + s.end, len - s.end);
     return result(PCT_OK, s.out + (len - s.end));
+fail:
+    if (report && status == PCT_REJECTED_PATH)
+        *report = s.report;
+    return result(status, error);
+}
+
+pct_result pct_normalize_path(const char *src, size_t len, char *dst, const pct_path_policy *policy)
+{
+    if ((src == NULL && len != 0) || (dst == NULL && len != 0))
+        return result(PCT_INVALID_ARGUMENT, 0);
+    if (policy == NULL)
+        policy = &pct_path_policy_default;
+    if (!valid_action(policy->encoded_slash) || !valid_action(policy->encoded_backslash) ||
+        !valid_action(policy->encoded_control) || !valid_action(policy->encoded_percent) ||
+        (policy->options & ~(unsigned)PATH_OPTIONS))
+        return result(PCT_INVALID_ARGUMENT, 0);
+    pct_path_policy_v2 v2;
+    policy_from_v1(&v2, policy);
+    return normalize(src, len, dst, &v2, NULL);
+}
+
+pct_result pct_normalize_path_v2(const char *src, size_t len, char *dst,
+                                 const pct_path_policy_v2 *policy, pct_path_report *report)
+{
+    if ((src == NULL && len != 0) || (dst == NULL && len != 0))
+        return result(PCT_INVALID_ARGUMENT, 0);
+    pct_path_policy_v2 preset;
+    if (policy == NULL) {
+        pct_path_policy_v2_init(&preset, NULL);
+        policy = &preset;
+    }
+    if (!valid_policy_v2(policy))
+        return result(PCT_INVALID_ARGUMENT, 0);
+    return normalize(src, len, dst, policy, report);
 }

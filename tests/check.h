@@ -156,6 +156,8 @@ static inline const char *check_status_name(pct_status s)
         return "PCT_INVALID_ARGUMENT";
     case PCT_REJECTED_BYTE:
         return "PCT_REJECTED_BYTE";
+    case PCT_REJECTED_PATH:
+        return "PCT_REJECTED_PATH";
     case PCT_NO_SPACE:
         return "PCT_NO_SPACE";
     }

@@ -6,6 +6,7 @@
  * rejected ones always reported, in place == out of place). */
 #include "check.h"
 #include "pct.h"
+#include "support/paths.h"
 
 /* No merging, no backslash: RFC 3986 alone. */
 static const pct_path_policy rfc = {PCT_PATH_KEEP, PCT_PATH_KEEP, PCT_PATH_KEEP, PCT_PATH_KEEP, 0};
@@ -345,36 +346,14 @@ static void test_model(void)
 }
 
 /* Adversarial alphabet: separators, dots, escapes of every class. */
+static const char *const path_pieces[] = {
+    "/",   "/",   "\\",   ".",    "..",  "%2e",    "%2E", "%2f", "%2F", "%5c", "%5C", "%00",
+    "%1f", "%7F", "%25",  "%",    "%4",  "%41",    "%6",  "a",   "4",   "F",   "?",   "#",
+    "%c3", "%A9", "\xC3", "\xA9", "%zz", "%u002e", "~",   "%7e", "%3A", "%2",  "5c",  "e"};
+
 static size_t random_path(char *s, size_t max)
 {
-    static const char *const pieces[] = {
-        "/",   "/",   "\\",   ".",    "..",  "%2e",    "%2E", "%2f", "%2F", "%5c", "%5C", "%00",
-        "%1f", "%7F", "%25",  "%",    "%4",  "%41",    "%6",  "a",   "4",   "F",   "?",   "#",
-        "%c3", "%A9", "\xC3", "\xA9", "%zz", "%u002e", "~",   "%7e", "%3A", "%2",  "5c",  "e"};
-    size_t len = 0, k = rng_below(16);
-    if (rng_chance(10)) { /* any bytes at all */
-        len = rng_below(max);
-        for (size_t j = 0; j < len; j++)
-            s[j] = (char)rng_below(256);
-        return len;
-    }
-    for (size_t j = 0; j < k; j++) {
-        const char *piece = pieces[rng_below(sizeof pieces / sizeof pieces[0])];
-        size_t n = strlen(piece);
-        if (len + n > max)
-            break;
-        memcpy(s + len, piece, n);
-        len += n;
-    }
-    return len;
-}
-
-static size_t path_end(const char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len && s[i] != '?' && s[i] != '#')
-        i++;
-    return i;
+    return test_random_path(s, max, path_pieces, sizeof path_pieces / sizeof path_pieces[0], 10);
 }
 
 static int hexv(char c)
@@ -411,7 +390,7 @@ static void test_properties(void)
         p = with(acts[0], acts[1], acts[2], acts[3], (unsigned)rng_below(16));
         size_t len = random_path(src, sizeof src);
         pct_result r = normalize_both(src, len, &p, out);
-        size_t end = path_end(src, len);
+        size_t end = test_path_end(src, len);
         /* the first rejected escape, before any other error */
         size_t first_reject = SIZE_MAX;
         for (size_t i = 0; i + 2 < end; i++) {
@@ -442,7 +421,7 @@ static void test_properties(void)
         if (!CHECK_RESULT(r2, PCT_OK, r.count) || !CHECK_MEM(out, r.count, again, r2.count))
             continue;
         /* the query and fragment are copied */
-        size_t oend = path_end(out, r.count);
+        size_t oend = test_path_end(out, r.count);
         CHECK_MEM(src + end, len - end, out + oend, r.count - oend);
         /* no dot segment; with merging, no empty segment inside */
         size_t seg = 0;

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,7 +133,8 @@ struct settings {
     pct_set keep; /* decode --keep */
     int has_keep;
     unsigned flags;
-    pct_path_policy path; /* path */
+    pct_path_policy_v2 path; /* path */
+    int path_report;         /* path --report */
 };
 
 /* Processes src into out (growing it as needed) and returns the library's
@@ -175,8 +177,19 @@ static pct_result validate_record(const struct settings *settings, const char *s
 static pct_result path_record(const struct settings *settings, const char *src, size_t len,
                               struct buffer *out)
 {
-    buffer_reserve(out, len);
-    return pct_normalize_path(src, len, out->data, &settings->path);
+    /* --report: the path, a tab, what normalization did ("-": nothing). */
+    const size_t report_max = 1 + pct_path_report_format(~0u, NULL, 0) + 1;
+    buffer_reserve(out, len + (settings->path_report ? report_max : 0));
+    pct_path_report report;
+    pct_result r = pct_normalize_path_v2(src, len, out->data, &settings->path, &report);
+    if (r.status == PCT_OK && settings->path_report) {
+        out->data[r.count++] = '\t';
+        if (report.changes)
+            r.count += pct_path_report_format(report.changes, out->data + r.count, report_max);
+        else
+            out->data[r.count++] = '-';
+    }
+    return r;
 }
 
 static pct_result iri_to_uri_record(const struct settings *settings, const char *src, size_t len,
@@ -215,17 +228,26 @@ enum option_id {
     OPT_HELP,
     OPT_VERSION,
     OPT_POLICY,
-    OPT_ENCODED_SLASH, /* the four OPT_ENCODED_* in pct_path_policy's order */
+    OPT_ENCODED_SLASH, /* the OPT_ENCODED_* in pct_path_class order */
     OPT_ENCODED_BACKSLASH,
-    OPT_ENCODED_CONTROL,
+    OPT_ENCODED_NUL,
+    OPT_ENCODED_SEMICOLON,
     OPT_ENCODED_PERCENT,
+    OPT_ENCODED_QUESTION,
+    OPT_ENCODED_HASH,
+    OPT_ENCODED_CONTROL,
+    OPT_REJECT_ABOVE_ROOT,
+    OPT_DOT_PARAMS,
+    OPT_REJECT_DOT_PARAMS,
+    OPT_REJECT_CHANGED,
+    OPT_REPORT,
     OPT_MERGE_SLASHES,
     OPT_NO_MERGE_SLASHES,
     OPT_BACKSLASH,
     OPT_NO_BACKSLASH
 };
 
-#define BIT(id) (1u << (id))
+#define BIT(id) (UINT64_C(1) << (id))
 /* Options every command takes. */
 #define COMMON_OPTIONS                                                                             \
     (BIT(OPT_WHOLE) | BIT(OPT_ZERO) | BIT(OPT_FAIL_FAST) | BIT(OPT_QUIET) | BIT(OPT_IMPL) |        \
@@ -234,7 +256,7 @@ enum option_id {
 struct command {
     const char *name;
     const char *summary;
-    unsigned options;  /* BIT(OPT_...) it takes besides COMMON_OPTIONS */
+    uint64_t options;  /* BIT(OPT_...) it takes besides COMMON_OPTIONS */
     int writes_output; /* 0: only stderr and the exit status tell */
     record_fn *process;
 };
@@ -257,10 +279,12 @@ static const struct command commands[] = {
          BIT(OPT_UTF8) | BIT(OPT_PERCENT_U),
      0, validate_record},
     {"path", "normalize a request path for a proxy (dot segments, escapes by policy)",
-     BIT(OPT_POLICY) | BIT(OPT_ENCODED_SLASH) | BIT(OPT_ENCODED_BACKSLASH) |
-         BIT(OPT_ENCODED_CONTROL) | BIT(OPT_ENCODED_PERCENT) | BIT(OPT_MERGE_SLASHES) |
-         BIT(OPT_NO_MERGE_SLASHES) | BIT(OPT_BACKSLASH) | BIT(OPT_NO_BACKSLASH) | BIT(OPT_STRICT) |
-         BIT(OPT_UTF8),
+     BIT(OPT_POLICY) | BIT(OPT_ENCODED_SLASH) | BIT(OPT_ENCODED_BACKSLASH) | BIT(OPT_ENCODED_NUL) |
+         BIT(OPT_ENCODED_SEMICOLON) | BIT(OPT_ENCODED_PERCENT) | BIT(OPT_ENCODED_QUESTION) |
+         BIT(OPT_ENCODED_HASH) | BIT(OPT_ENCODED_CONTROL) | BIT(OPT_REJECT_ABOVE_ROOT) |
+         BIT(OPT_DOT_PARAMS) | BIT(OPT_REJECT_DOT_PARAMS) | BIT(OPT_REJECT_CHANGED) |
+         BIT(OPT_REPORT) | BIT(OPT_MERGE_SLASHES) | BIT(OPT_NO_MERGE_SLASHES) | BIT(OPT_BACKSLASH) |
+         BIT(OPT_NO_BACKSLASH) | BIT(OPT_STRICT) | BIT(OPT_UTF8),
      1, path_record},
     {"iri-to-uri", "RFC 3987 3.1: percent-encode every non-ASCII code point (UTF-8 input)", 0, 1,
      iri_to_uri_record},
@@ -315,12 +339,23 @@ static const struct option_spec option_specs[] = {
     {OPT_KEEP_ESCAPES, "keep-escapes", 0, NULL, PCT_KEEP_ESCAPES,
      "copy existing %HH escapes (no double encoding)"},
     {OPT_PERCENT_U, "percent-u", 0, NULL, PCT_PERCENT_U, "also decode %uXXXX (UTF-16 units)"},
-    {OPT_POLICY, "policy", 0, "NAME", 0, "path preset: default, nginx, envoy, apache"},
+    {OPT_POLICY, "policy", 0, "NAME", 0,
+     "path preset: default, nginx, envoy, apache, traefik, strict"},
     {OPT_ENCODED_SLASH, "encoded-slash", 0, "ACTION", 0, "%2F: keep, decode or reject"},
     {OPT_ENCODED_BACKSLASH, "encoded-backslash", 0, "ACTION", 0, "%5C: keep, decode or reject"},
-    {OPT_ENCODED_CONTROL, "encoded-control", 0, "ACTION", 0,
-     "%00-%1F, %7F: keep, decode or reject"},
+    {OPT_ENCODED_NUL, "encoded-nul", 0, "ACTION", 0, "%00: keep, decode or reject"},
+    {OPT_ENCODED_SEMICOLON, "encoded-semicolon", 0, "ACTION", 0, "%3B: keep, decode or reject"},
     {OPT_ENCODED_PERCENT, "encoded-percent", 0, "ACTION", 0, "%25: keep, decode or reject"},
+    {OPT_ENCODED_QUESTION, "encoded-question", 0, "ACTION", 0, "%3F: keep or reject"},
+    {OPT_ENCODED_HASH, "encoded-hash", 0, "ACTION", 0, "%23: keep or reject"},
+    {OPT_ENCODED_CONTROL, "encoded-control", 0, "ACTION", 0,
+     "%00-%1F, %7F: keep, decode or reject (--encoded-nul wins for %00)"},
+    {OPT_REJECT_ABOVE_ROOT, "reject-above-root", 0, NULL, 0, "'..' above the root is an error"},
+    {OPT_DOT_PARAMS, "dot-params", 0, NULL, 0, "'..;x' is the dot segment '..'"},
+    {OPT_REJECT_DOT_PARAMS, "reject-dot-params", 0, NULL, 0, "'..;x' is an error"},
+    {OPT_REJECT_CHANGED, "reject-changed", 0, NULL, 0,
+     "a path that normalization changes is an error"},
+    {OPT_REPORT, "report", 0, NULL, 0, "append a tab and what normalization did"},
     {OPT_MERGE_SLASHES, "merge-slashes", 0, NULL, 0, "repeated separators count as one"},
     {OPT_NO_MERGE_SLASHES, "no-merge-slashes", 0, NULL, 0, "keep empty path segments"},
     {OPT_BACKSLASH, "backslash", 0, NULL, 0, "'\\' is a separator, written '/'"},
@@ -347,7 +382,7 @@ struct set_edit {
 
 struct invocation {
     const struct command *command;
-    unsigned used; /* BIT(OPT_...) given */
+    uint64_t used; /* BIT(OPT_...) given */
     unsigned flags;
     const char *set_name;
     struct set_edit *set_edits;
@@ -355,8 +390,8 @@ struct invocation {
     pct_set keep;
     const char *impl;
     const char *policy;
-    const char *path_actions[4]; /* --encoded-slash ... --encoded-percent */
-    unsigned path_on, path_off;  /* PCT_PATH_* options, the last word wins */
+    const char *path_actions[PCT_PATH_CLASSES]; /* --encoded-*, by class */
+    unsigned path_on, path_off;                 /* PCT_PATH_* options, the last word wins */
     char **strings;
     size_t string_count;
 };
@@ -403,9 +438,22 @@ static void record_option(struct invocation *inv, const struct option_spec *spec
         break;
     case OPT_ENCODED_SLASH:
     case OPT_ENCODED_BACKSLASH:
-    case OPT_ENCODED_CONTROL:
+    case OPT_ENCODED_NUL:
+    case OPT_ENCODED_SEMICOLON:
     case OPT_ENCODED_PERCENT:
+    case OPT_ENCODED_QUESTION:
+    case OPT_ENCODED_HASH:
+    case OPT_ENCODED_CONTROL:
         inv->path_actions[spec->id - OPT_ENCODED_SLASH] = value;
+        break;
+    case OPT_REJECT_ABOVE_ROOT:
+    case OPT_DOT_PARAMS:
+    case OPT_REJECT_DOT_PARAMS:
+    case OPT_REJECT_CHANGED:
+        inv->path_on |= spec->id == OPT_REJECT_ABOVE_ROOT   ? PCT_PATH_REJECT_ABOVE_ROOT
+                        : spec->id == OPT_DOT_PARAMS        ? PCT_PATH_DOT_PARAMS
+                        : spec->id == OPT_REJECT_DOT_PARAMS ? PCT_PATH_REJECT_DOT_PARAMS
+                                                            : PCT_PATH_REJECT_CHANGED;
         break;
     case OPT_MERGE_SLASHES:
     case OPT_BACKSLASH:
@@ -586,7 +634,7 @@ static void print_version(void)
 
 static void check_options_apply(const struct invocation *inv)
 {
-    unsigned accepted = inv->command->options | COMMON_OPTIONS;
+    uint64_t accepted = inv->command->options | COMMON_OPTIONS;
     for (size_t i = 0; i < COUNT_OF(option_specs); i++) {
         if ((inv->used & BIT(option_specs[i].id)) && !(accepted & BIT(option_specs[i].id)))
             usage_error("%s does not take --%s", inv->command->name, option_specs[i].long_name);
@@ -607,20 +655,31 @@ static pct_path_action path_action(const char *option, const char *value)
 }
 
 /* `path`: the preset, then the options that change it. */
-static void build_path_policy(const struct invocation *inv, pct_path_policy *policy)
+static void build_path_policy(const struct invocation *inv, pct_path_policy_v2 *policy)
 {
-    const pct_path_policy *preset =
-        pct_path_policy_by_name(inv->policy != NULL ? inv->policy : "default");
-    if (preset == NULL)
-        usage_error("unknown policy '%s' (policies: default, nginx, envoy, apache)", inv->policy);
-    *policy = *preset;
-    static const char *const options[4] = {"encoded-slash", "encoded-backslash", "encoded-control",
-                                           "encoded-percent"};
-    pct_path_action *actions[4] = {&policy->encoded_slash, &policy->encoded_backslash,
-                                   &policy->encoded_control, &policy->encoded_percent};
-    for (size_t i = 0; i < 4; i++)
-        if (inv->path_actions[i] != NULL)
-            *actions[i] = path_action(options[i], inv->path_actions[i]);
+    if (pct_path_policy_v2_init(policy, inv->policy) != PCT_OK)
+        usage_error(
+            "unknown policy '%s' (policies: default, nginx, envoy, apache, traefik, strict)",
+            inv->policy);
+    static const char *const options[PCT_PATH_CLASSES] = {
+        "encoded-slash",   "encoded-backslash", "encoded-nul",  "encoded-semicolon",
+        "encoded-percent", "encoded-question",  "encoded-hash", "encoded-control"};
+    /* --encoded-control covers %00 too (as in v1), unless --encoded-nul
+     * says otherwise: the controls first. */
+    static const pct_path_class order[PCT_PATH_CLASSES] = {
+        PCT_PATH_CLASS_CONTROL,   PCT_PATH_CLASS_NUL,       PCT_PATH_CLASS_SLASH,
+        PCT_PATH_CLASS_BACKSLASH, PCT_PATH_CLASS_SEMICOLON, PCT_PATH_CLASS_PERCENT,
+        PCT_PATH_CLASS_QUESTION,  PCT_PATH_CLASS_HASH};
+    for (size_t k = 0; k < PCT_PATH_CLASSES; k++) {
+        const pct_path_class c = order[k];
+        if (inv->path_actions[c] == NULL)
+            continue;
+        const pct_path_action action = path_action(options[c], inv->path_actions[c]);
+        if (c == PCT_PATH_CLASS_CONTROL)
+            pct_path_policy_v2_set(policy, PCT_PATH_CLASS_NUL, action);
+        if (pct_path_policy_v2_set(policy, c, action) != PCT_OK)
+            usage_error("--%s: a decoded byte would end the path; use keep or reject", options[c]);
+    }
     policy->options = (policy->options | inv->path_on) & ~inv->path_off;
     if (inv->flags & PCT_STRICT)
         policy->options |= PCT_PATH_STRICT;
@@ -650,6 +709,7 @@ static void build_settings(const struct invocation *inv, struct settings *settin
     settings->has_keep = (inv->used & BIT(OPT_KEEP)) != 0;
     settings->flags = inv->flags;
     build_path_policy(inv, &settings->path);
+    settings->path_report = (inv->used & BIT(OPT_REPORT)) != 0;
 }
 
 /* The library rejects contradictory flags with PCT_INVALID_ARGUMENT whatever

@@ -15,6 +15,7 @@
  * and input ending inside a sequence go to the scalar routine for the rest.
  */
 #include "impl.h"
+#include "kernel/handover.h"
 #include "kernel/scan.h"
 #include "scalar/hex.h"
 
@@ -69,34 +70,5 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
         }
         i += 64;
     }
-    if (i >= len) {
-        i = len;
-        carry = 0;
-    }
-    /* The scalar routine takes the rest from a token boundary with no UTF-8
-     * sequence pending: before the escape whose digits the last block carried
-     * (its '%' and first digit were written as they are), or before an
-     * unfinished sequence at the end of the last block. */
-    if (carry) {
-        const size_t written = 3 - (size_t)__builtin_popcountll(carry);
-        i -= written;
-        out -= written;
-    }
-    if (check) {
-        uint8_t last[64];
-        for (size_t k = 64 - tail_unfinished(tail, last); k < 64; k++) {
-            i--;
-            out -= pct_in_set(set, last[k]) ? 3 : 1;
-        }
-    }
-    if (i == len && final)
-        return (pct_result){PCT_OK, (size_t)(out - dst)};
-    pct_result r = pct_scalar_encode(src + i, len - i, out, set, flags, consumed);
-    if (r.status != PCT_OK)
-        r.count += i;
-    else
-        r.count += (size_t)(out - dst);
-    if (!final && r.status == PCT_OK)
-        *consumed += i;
-    return r;
+    return pct_encode_handover(src, len, dst, i, out, carry, set, flags, consumed);
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "impl.h"
+#include "scalar/hex.h"
+#include "scalar/utf8.h"
 
 /* The window the scalar routine decodes before the kernel resumes: it starts
  * at PCT_WINDOW_MIN bytes and doubles while the kernel keeps handing over, so
@@ -65,5 +67,63 @@ size_t pct_decode_held_start(const pct_decode_point *p);
 int pct_decode_handover(const uint8_t *src, size_t len, uint8_t *dst, pct_decode_point *p,
                         const pct_set *keep, unsigned flags, size_t *consumed, size_t window,
                         pct_result *r);
+
+/* The end of an encoder kernel (kernel/encode_body.h, x86/encode_body.h):
+ * the blocks encoded src[0..i) to dst[0..out) (i may run past len), `carry`
+ * holds the digits of a kept escape (PCT_KEEP_ESCAPES) that the last block
+ * carried into the next. The scalar routine takes the rest from a token
+ * boundary with no UTF-8 sequence pending: before that escape (its '%' and
+ * first digit were written as they are), or before an unfinished sequence
+ * at i (each of its bytes written alone: 3 bytes if in the set, else 1);
+ * it then decides the tail exactly as in one pass, including what partial
+ * mode (consumed != NULL) holds back. Returns the call's result. */
+static inline pct_result pct_encode_handover(const uint8_t *src, size_t len, uint8_t *dst, size_t i,
+                                             uint8_t *out, uint64_t carry, const pct_set *set,
+                                             unsigned flags, size_t *consumed)
+{
+    if (i >= len) {
+        i = len;
+        carry = 0;
+    }
+    if (carry) {
+        const size_t written = 3 - (size_t)__builtin_popcountll(carry);
+        i -= written;
+        out -= written;
+    } else if (flags & PCT_UTF8) {
+        for (size_t back = pct_utf8_unfinished(src, i); back > 0; back--) {
+            i--;
+            out -= pct_in_set(set, src[i]) ? 3 : 1;
+        }
+    }
+    if (i == len && consumed == NULL)
+        return (pct_result){PCT_OK, (size_t)(out - dst)};
+    pct_result r = pct_scalar_encode(src + i, len - i, out, set, flags, consumed);
+    if (r.status != PCT_OK)
+        r.count += i;
+    else
+        r.count += (size_t)(out - dst);
+    if (consumed != NULL && r.status == PCT_OK)
+        *consumed += i;
+    return r;
+}
+
+/* The end of a validator kernel: the blocks validated src[0..at) (at: the
+ * next token) and counted `count` output bytes; p->held_len of them (with a
+ * UTF-8 check) end in an unfinished sequence, which the scalar routine
+ * validates again from its start. Returns the call's result. */
+static inline pct_result pct_validate_handover(const uint8_t *src, size_t len, size_t at,
+                                               size_t count, const pct_decode_point *p,
+                                               const pct_set *set, unsigned flags)
+{
+    if (p->held_len) {
+        at = pct_decode_held_start(p);
+        count -= p->held_len;
+    }
+    if (at == len)
+        return (pct_result){PCT_OK, count};
+    pct_result r = pct_scalar_validate(src + at, len - at, set, flags);
+    r.count += r.status == PCT_OK ? count : at;
+    return r;
+}
 
 #endif /* PCT_KERNEL_HANDOVER_H */

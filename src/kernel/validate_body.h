@@ -48,21 +48,12 @@ PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const 
         carry = digits_carried(b.escapes);
         i += 64;
     }
-    size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
-    if (check) {
-        /* Restart where an unfinished sequence starts, if the output ends in one. */
+    const size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
+    if (check) { /* the output may end in an unfinished sequence */
         uint8_t last[64];
         p.held_len = tail_unfinished(tail, last);
-        if (p.held_len) {
-            at = pct_decode_held_start(&p);
-            count -= p.held_len;
-        }
     }
-    if (at == len)
-        return (pct_result){PCT_OK, count};
-    pct_result r = pct_scalar_validate(src + at, len - at, set, flags);
-    r.count += r.status == PCT_OK ? count : at;
-    return r;
+    return pct_validate_handover(src, len, at, count, &p, set, flags);
 }
 
 /* pct_validate_utf8: the UTF-8 check of the decoder, on the input itself. At

@@ -6,19 +6,13 @@
 #include "scalar/hex.h"
 #include "scalar/utf8.h"
 
-/* PCT_KEEP_ESCAPES: does a well-formed %HH start at src[i]? */
-static int escape_at(const uint8_t *src, size_t len, size_t i)
-{
-    return len - i >= 3 && src[i] == '%' && pct_is_hex(src[i + 1]) && pct_is_hex(src[i + 2]);
-}
-
 size_t pct_scalar_encode_length(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)
 {
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {
         const uint8_t c = src[i];
         size_t add = 1;
-        if ((flags & PCT_KEEP_ESCAPES) && escape_at(src, len, i)) {
+        if ((flags & PCT_KEEP_ESCAPES) && pct_escape_value(src, len, i) >= 0) {
             add = 3;
             i += 2;
         } else if (pct_in_set(set, c) && !(c == ' ' && (flags & PCT_PLUS))) {
@@ -63,7 +57,7 @@ pct_result pct_scalar_encode(const uint8_t *src, size_t len, uint8_t *dst, const
             }
         }
         if (c == '%' && (flags & PCT_KEEP_ESCAPES)) {
-            if (escape_at(src, len, i)) {
+            if (pct_escape_value(src, len, i) >= 0) {
                 dst[o++] = src[i++];
                 dst[o++] = src[i++];
                 dst[o++] = src[i++];

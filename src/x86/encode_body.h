@@ -23,6 +23,7 @@
  * rest, from a token boundary.
  */
 #include "impl.h"
+#include "kernel/handover.h"
 #include "kernel/tables.h"
 #include "scalar/hex.h"
 #include "scalar/utf8.h"
@@ -233,35 +234,7 @@ PCT_VEC_INLINE pct_result x86_encode_body(const uint8_t *src, size_t len, uint8_
         x86_copy_short(out, pad_out, (size_t)(o - pad_out));
         out += o - pad_out;
     }
-    if (i >= len) {
-        i = len;
-        carry = 0;
-    }
-    /* The scalar routine takes the rest from a token boundary with no UTF-8
-     * sequence pending: before the escape whose digits the last block
-     * carried (its '%' and first digit were written as they are), or
-     * before an unfinished sequence at the end of the last block (each of
-     * its bytes written alone: 3 bytes if in the set, else 1). */
-    if (carry) {
-        const size_t written = 3 - (size_t)__builtin_popcountll(carry);
-        i -= written;
-        out -= written;
-    } else if (check) {
-        for (size_t back = pct_utf8_unfinished(src, i); back > 0; back--) {
-            i--;
-            out -= pct_in_set(set, src[i]) ? 3 : 1;
-        }
-    }
-    if (i == len && final)
-        return (pct_result){PCT_OK, (size_t)(out - dst)};
-    pct_result r = pct_scalar_encode(src + i, len - i, out, set, flags, consumed);
-    if (r.status != PCT_OK)
-        r.count += i;
-    else
-        r.count += (size_t)(out - dst);
-    if (!final && r.status == PCT_OK)
-        *consumed += i;
-    return r;
+    return pct_encode_handover(src, len, dst, i, out, carry, set, flags, consumed);
 }
 
 /* Below this many bytes the scalar routine is faster than the kernel's

@@ -17,9 +17,8 @@
 /* The output byte of the token at src[q] (an escape's byte at its '%'). */
 static inline uint8_t x86_token_byte(const uint8_t *src, size_t len, size_t q)
 {
-    if (src[q] == '%' && len - q > 2 && pct_is_hex(src[q + 1]) && pct_is_hex(src[q + 2]))
-        return (uint8_t)(pct_hex_value(src[q + 1]) << 4 | pct_hex_value(src[q + 2]));
-    return src[q];
+    const int v = pct_escape_value(src, len, q);
+    return v >= 0 ? (uint8_t)v : src[q];
 }
 
 /* How many of the last output bytes of the blocks in p (at most 3) form an
@@ -124,20 +123,10 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
         carry = x86_digits_carried(escapes);
         i += 64;
     }
-    size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
-    if (check) {
-        /* Restart where an unfinished sequence starts, if the output ends in one. */
+    const size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
+    if (check) /* the output may end in an unfinished sequence */
         p.held_len = x86_output_unfinished(src, len, &p);
-        if (p.held_len) {
-            at = pct_decode_held_start(&p);
-            count -= p.held_len;
-        }
-    }
-    if (at == len)
-        return (pct_result){PCT_OK, count};
-    pct_result r = pct_scalar_validate(src + at, len - at, set, flags);
-    r.count += r.status == PCT_OK ? count : at;
-    return r;
+    return pct_validate_handover(src, len, at, count, &p, set, flags);
 }
 
 /* pct_validate_utf8: the UTF-8 check of the encoder, on the input itself. At

@@ -590,7 +590,31 @@ def test_proxy():
            out="/%C3%A9\n/ab%C3\n", err_re=r"pct: argument 2, byte 3: [^\n]+\n")
     expect("path --strict", ["path", "--strict", "/a%zz"], code=1, out="/a%zz\n",
            err_re=r"pct: argument 1, byte 2: [^\n]+\n")
+    expect("path --policy traefik", ["path", "--policy", "traefik", "/a/%2e%2e/b", "/admin%2F",
+                                      "/a%3Bb"], code=1, out="/b\n/admin%2F\n/a%3Bb\n",
+           err_re=r"pct: argument 2, byte 6: [^\n]+\npct: argument 3, byte 2: [^\n]+\n")
+    expect("path --policy strict", ["path", "--policy", "strict", "/a/..;x/b", "/../a", "/a/b"],
+           code=1, out="/a/..;x/b\n/../a\n/a/b\n",
+           err_re=r"pct: argument 1, byte 3: path rejected[^\n]*\npct: argument 2, byte 1: [^\n]+\n")
+    expect("path --report", ["path", "--report", "/a/%7e/../b", "/x", "//y;p"],
+           out="/a/b\tdecode-unreserved,remove-dots\n/x\t-\n/y;p\tmerge-slashes,params\n")
+    expect("path --dot-params", ["path", "--dot-params", "/a/b/..;jsessionid=1/c"], out="/a/c\n")
+    expect("path --reject-dot-params", ["path", "--reject-dot-params", "/a/.;x/c"], code=1,
+           out="/a/.;x/c\n", err_re=r"pct: argument 1, byte 3: path rejected[^\n]*\n")
+    expect("path --reject-above-root", ["path", "--reject-above-root", "/a/../b", "/a/../../b"],
+           code=1, out="/b\n/a/../../b\n", err_re=r"pct: argument 2, byte 6: [^\n]+\n")
+    expect("path --reject-changed", ["path", "--reject-changed", "/a/b", "/a/%7e"], code=1,
+           out="/a/b\n/a/%7e\n", err_re=r"pct: argument 2, byte 3: [^\n]+\n")
+    expect("path --encoded-question reject", ["path", "--encoded-question", "reject", "/a%3F"],
+           code=1, out="/a%3F\n", err_re=r"pct: argument 1, byte 2: [^\n]+\n")
+    expect("path --encoded-nul keep", ["path", "--encoded-control", "reject", "--encoded-nul",
+                                       "keep", "/a%00", "/a%01"], code=1, out="/a%00\n/a%01\n",
+           err_re=r"pct: argument 2, byte 2: [^\n]+\n")
+    expect("path --encoded-semicolon decode", ["path", "--encoded-semicolon", "decode", "/a%3Bb"],
+           out="/a;b\n")
     for name, args in [("unknown policy", ["path", "--policy", "iis", "/"]),
+                       ("decoded question mark", ["path", "--encoded-question", "decode", "/"]),
+                       ("decoded hash", ["path", "--encoded-hash", "decode", "/"]),
                        ("unknown action", ["path", "--encoded-slash", "drop", "/"]),
                        ("path --set", ["path", "--set", "path", "/"]),
                        ("decode --policy", ["decode", "--policy", "nginx", "x"]),

@@ -207,6 +207,16 @@ def test_decoding():
     expect_line("control escapes", [], p + b"/%0A%0D%09%1B[31m%00%7F" + s,
                 p + b"/\\n\\r\\t\\x1b[31m\\x00\\x7f" + s)
     expect_line("C1 controls", [], p + b"/%C2%9B2J" + s, p + b"/\\xc2\\x9b2J" + s)
+    # Controls in the text that is not decoded, wherever they are in the
+    # line: escaped, a tab kept; a CR only ends a line before its newline.
+    ua = b' HTTP/1.1" 200 5 "-" "u\ra\x1b\tb\x7f\xc2\x9b"'
+    clean = (p + b"/%41" + s) * 4  # (few controls: not taken for binary data)
+    for end in [b"\n", b"\r\n", b""]:
+        expect_line("controls not decoded %r" % end, [], clean + b"1.2.3.4\x00 - - [t] \"GET /%41" + ua + end,
+                    (p + b"/A" + s) * 4 + b"1.2.3.4\\x00 - - [t] \"GET /A" + ua.replace(b"\r", b"\\r").replace(b"\x1b", b"\\x1b")
+                    .replace(b"\x7f", b"\\x7f").replace(b"\xc2\x9b", b"\\xc2\\x9b") + (end or b"\n"))
+    expect_line("C1 lead alone not escaped", [], p + b"/%41" + b' HTTP/1.1" 200 5 "-" "\xc2\xa9"\r\n',
+                p + b"/A" + b' HTTP/1.1" 200 5 "-" "\xc2\xa9"\r\n')
     expect_line("quote and backslash", [], p + b"/%22%5C" + s, p + b'/\\"\\\\' + s)
     expect_line("apache escapes kept", [], p + b'/\\"%22\\\\\\x41' + s, p + b'/\\"\\"\\\\\\x41' + s)
     expect_line("invalid utf8 -> U+FFFD", [], p + b"/%FFa" + s, p + b"/\xef\xbf\xbda" + s)
@@ -291,6 +301,20 @@ def test_json():
             "path": "/a%2Fb/\u20ac", "query": [["x", "1 2"], ["y", "&"], ["z", ""], ["", "v"]],
             "status": 201, "bytes": 17, "referer": "http://r/?q=%0A", "agent": 'UA \\"quoted\\"'}
     check("json values", obj == want, "got %r" % obj)
+    # Queries decoded whole then split, and those split first (an escaped
+    # '&' or '=', a %uXXXX, bad UTF-8): the same parameters either way.
+    for target, query in [
+            (b"/?a=%C3%A9+b&c=%0A%22%5C&d", [["a", "\u00e9 b"], ["c", '\n"\\'], ["d", ""]]),
+            (b"/?a=%3D%3d&b=%26", [["a", "=="], ["b", "&"]]),
+            (b"/?a=%C3&b=%C3%A9&%C2%85=%E2", [["a", "\ufffd"], ["b", "\u00e9"], ["\u0085", "\ufffd"]]),
+            (b"/?a=%C3%A9%u0026b&%u003D", [["a", "\u00e9%u0026b"], ["%u003D", ""]])]:
+        line = b'1 - - [t] "GET ' + target + b' HTTP/1.1" 200 1 "-" "-"\n'
+        for args in [["--json"], ["--json", "--stats"]]:
+            result = run_ok("json query %s" % target, args, line)
+            check("json query %s %s" % (target, " ".join(args)),
+                  json.loads(result.stdout)["query"] == query, short(result.stdout))
+    result = run_ok("json percent-u query", ["--json", "--percent-u"], b'1 - - [t] "GET /?a=%u0026b&%u003D HTTP/1.1" 200 1 "-" "-"\n')
+    check("json percent-u query", json.loads(result.stdout)["query"] == [["a", "&b"], ["=", ""]], short(result.stdout))
     result = run_ok("json referer", ["--json", "--referer"], data)
     check("json referer decoded", json.loads(result.stdout)["referer"] == "http://r/?q=\n")
     result = run_ok("json common", ["--json"], b'1 - - [t] "GET / HTTP/1.0" 404 -\n')
@@ -374,6 +398,9 @@ def test_stats():
         check("stats %%u %s" % key, m is not None and int(m.group(1)) == value, repr(err))
     result = run_ok("progress", ["--progress", SAMPLE, "--threads", "1"])
     check("progress on stderr", b"%" in result.stderr and b"ETA" in result.stderr)
+    # Threads that read a file in turn: the bar still reaches 100%.
+    result = run_ok("progress threads", ["--progress", SAMPLE, "--threads", "2", "--chunk-size", "1k"])
+    check("progress threads (100%)", b"100%" in result.stderr, short(result.stderr[-200:]))
     result = run_ok("no progress when not a tty", [SAMPLE])
     check("no progress when not a tty", result.stderr == b"")
 

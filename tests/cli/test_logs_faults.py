@@ -73,7 +73,7 @@ def whole_lines_prefix(name, out, want):
 # Files that change while they are read
 # --------------------------------------------------------------------------
 
-def change_under_reader(name, data, change, extra_files=()):
+def change_under_reader(name, data, change, extra_files=(), threads="1"):
     """Runs pct logs on a file, reads a little output (pct is then blocked
     writing to the pipe, the file only partly read), calls change(path),
     reads the rest. Returns (exit status, stdout, stderr, path)."""
@@ -81,7 +81,7 @@ def change_under_reader(name, data, change, extra_files=()):
     path = os.path.join(tmp, "access.log")
     with open(path, "wb") as f:
         f.write(data)
-    proc = pct(["--threads", "1", "--chunk-size", "64k", path] + list(extra_files))
+    proc = pct(["--threads", threads, "--chunk-size", "64k", path] + list(extra_files))
     first = proc.stdout.read(4096)
     change(path)
     rest, err = proc.communicate(timeout=600)
@@ -125,6 +125,24 @@ def test_changes():
                                                    lambda p: os.truncate(p, 0), [other.name])
         check("then another (exit 2)", code == 2)
         check("then another (processed)", out.endswith(expected(log_lines(3, 3))))
+    # With threads that read the file in turn (a regular file of several
+    # chunks): the same reports, and the output still whole lines in order.
+    for threads in ["2", "3"]:
+        label = "threads %s " % threads
+        code, out, err, path = change_under_reader(label + "truncated", data, lambda p: os.truncate(p, 0),
+                                                   threads=threads)
+        check(label + "truncated (exit 2)", code == 2, "exit %d" % code)
+        check(label + "truncated (message)",
+              err.startswith(("pct logs: %s: file shrank" % path).encode()), short(err))
+        whole_lines_prefix(label + "truncated", out, want)
+        code, out, err, path = change_under_reader(label + "grew", data, append, threads=threads)
+        check(label + "grew (exit 2)", code == 2, "exit %d" % code)
+        check(label + "grew (message)", ("pct logs: %s: file grew" % path).encode() in err, short(err))
+        check(label + "grew (everything written)", out == expected(data + log_lines(10, 2)))
+        code, out, err, path = change_under_reader(label + "removed", data, os.unlink, threads=threads)
+        check(label + "removed (message)", ("pct logs: %s: file removed" % path).encode() in err,
+              short(err))
+        check(label + "removed (everything written)", out == want)
 
 
 def test_inputs():
@@ -278,6 +296,17 @@ def test_long_line():
         check(label + " (unchanged)", tail.endswith(end) and head.startswith(b'{"unparsed":"first"}\n{"unparsed":"a%41'
                                                                             if "--json" in mode else b"first\na%41"),
               short(head + tail))
+    # Plain lines, a file far bigger than a chunk: chunks keep their size
+    # (memory bounded by the chunks in flight, whatever the file's size).
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        block = log_lines(50000, 4)
+        for _ in range(12 if not WRAPPER else 4):
+            f.write(block)
+        f.flush()
+        for mode in [["--threads", "1"], ["--threads", "2"], ["--json", "--threads", "3"]]:
+            result = subprocess.run(WRAPPER + [PCT, "logs"] + mode + [f.name], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, timeout=600)
+            check("big file %s (exit 0)" % " ".join(mode), result.returncode == 0, short(result.stderr))
     # Under an emulator its own memory counts too: a looser bound, still
     # below the size of the longest line.
     rss_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

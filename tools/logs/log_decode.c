@@ -1,6 +1,7 @@
 /* log_decode.c - decoding pieces of log lines with libpct: percent escapes
  * (and %uXXXX), '+' in form queries, UTF-8 checked and repaired. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log_decode.h"
@@ -26,6 +27,13 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     /* Text written in a JSON string as it is unless: controls, '"', '\\',
      * and 0x80 and up (UTF-8 to check, C1 controls). */
     log_scan_init(&ctx->json_text, 0x20, 1, "\"\\\x7f");
+}
+
+void worker_free(struct worker *w)
+{
+    free(w->scratch.data);
+    free(w->escaped.data);
+    w->scratch.data = w->escaped.data = NULL;
 }
 
 int has_high_bytes(const char *src, size_t n)
@@ -132,12 +140,11 @@ void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *kee
         count_escapes(w, src, n, flags);
     /* Most pieces hold nothing to decode or escape: find out with an early
      * exit at the first byte that may need work. */
-    size_t i = log_scan_find(&w->ctx->work[(flags & PCT_PLUS) != 0][w->spaced != 0], src, 0, n);
-    if (i == n) {
-        put_raw(w, src, n);
+    size_t i = log_scan_copy_padded(&w->ctx->work[(flags & PCT_PLUS) != 0][w->spaced != 0],
+                                    w->out->data + w->out->len, src, n);
+    w->out->len += i; /* nothing before byte i changes */
+    if (i == n)
         return;
-    }
-    put_raw(w, src, i); /* nothing before byte i changes */
     put_decoded_runs(w, src + i, n - i, keep, flags, json);
 }
 

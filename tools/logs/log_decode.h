@@ -35,11 +35,16 @@ struct worker {
     const struct log_ctx *ctx;
     struct buf *out;    /* the chunk's output */
     struct buf scratch; /* decoded bytes before escaping */
+    struct buf escaped; /* decoded and escaped, before being cut (JSON query) */
     struct stats *st;
     int line_escaped, line_bad_utf8;
-    int spaced; /* whitespace-separated format: decoded spaces are escaped */
-    int w3c;    /* IIS: %uXXXX decoded */
+    int line_clean; /* the line holds no control byte, DEL or C1 control lead */
+    int spaced;     /* whitespace-separated format: decoded spaces are escaped */
+    int w3c;        /* IIS: %uXXXX decoded */
 };
+
+/* Frees a worker's buffers. */
+void worker_free(struct worker *w);
 
 /* Output room is reserved per line (see process_chunk): no checks here. */
 static inline void put_raw(struct worker *w, const char *src, size_t n)
@@ -70,7 +75,7 @@ static inline void put_escaped(struct worker *w, const char *src, size_t n, int 
  * (unless --raw) so that no log content reaches a terminal raw. */
 static inline void put_undecoded(struct worker *w, const char *src, size_t n)
 {
-    if (w->ctx->cfg.raw)
+    if (w->ctx->cfg.raw || w->line_clean)
         put_raw(w, src, n);
     else
         put_mode(w, src, n, ESC_CONTROLS);

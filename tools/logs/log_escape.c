@@ -33,32 +33,11 @@ char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
 {
     const struct log_scan *scan = &e->scan[mode];
     int json = mode == ESC_JSON;
-    size_t i = 0;
-#ifdef LOG_SCAN_SSE2
-    /* Most text needs no escape: copy it 16 bytes at a time as it is
-     * scanned (o has room for 6 bytes per byte), one pass instead of a scan
-     * and a copy. From the first byte that may need work, the loop below. */
-    if (mode == ESC_CONTROLS) { /* text not decoded: controls, DEL, C1 */
-        const __m128i below = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f),
-                      c2 = _mm_set1_epi8(e->bytes ? 0x7f : (char)0xc2);
-        for (; n - i >= 16; i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-            __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v),
-                                       _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)));
-            if (_mm_movemask_epi8(hit) != 0)
-                break;
-            _mm_storeu_si128((__m128i *)(void *)(o + i), v);
-        }
-    } else {
-        for (; n - i >= 16; i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-            if (log_scan_mask_v(scan, v) != 0)
-                break;
-            _mm_storeu_si128((__m128i *)(void *)(o + i), v);
-        }
-    }
+    /* Most text needs no escape: it is copied as it is scanned (16 bytes
+     * at a time, the last ones too), one pass instead of a scan and a
+     * copy. From the first byte that may need work, the loop below. */
+    size_t i = log_scan_copy(scan, o, src, n);
     o += i;
-#endif
     while (i < n) {
         size_t j = log_scan_find(scan, src, i, n);
         memcpy(o, src + i, j - i);

@@ -14,8 +14,8 @@
  * no UTF-8 sequence is cut) is checked and escaped. */
 static void put_json_text(struct worker *w, struct span s)
 {
-    size_t i = log_scan_find(&w->ctx->json_text, s.p, 0, s.n);
-    put_raw(w, s.p, i);
+    size_t i = log_scan_copy_padded(&w->ctx->json_text, w->out->data + w->out->len, s.p, s.n);
+    w->out->len += i;
     if (i == s.n)
         return;
     const char *p = s.p + i;
@@ -65,6 +65,63 @@ static void put_json_number(struct worker *w, struct span s, int present)
         put_json_opt(w, s, present);
 }
 
+/* 1 if no escape of q decodes to '&' or '=' (%26, %3D, or a %uXXXX): its
+ * decoded text splits into the same parameters as q itself. */
+static int query_splits_decoded(struct span q, unsigned flags)
+{
+    const char *p = q.p, *e = q.p + q.n;
+    while ((p = memchr(p, '%', (size_t)(e - p))) != NULL) {
+        if ((flags & PCT_PERCENT_U) && e - p >= 2 && (p[1] | 0x20) == 'u')
+            return 0;
+        if (e - p >= 3 && ((p[1] == '2' && p[2] == '6') || (p[1] == '3' && (p[2] | 0x20) == 'd')))
+            return 0;
+        p++;
+    }
+    return 1;
+}
+
+/* The parameters of a query as put_json_query writes them, from the query
+ * decoded whole and escaped whole (one call into the library and one
+ * escaping pass instead of one of each per name and value; escaping adds
+ * no '&' or '=', and no escaped sequence spans one). Returns 0, having
+ * written nothing, unless its UTF-8 is valid: then each name and value is
+ * decoded on its own (and repaired). */
+static int put_json_params_decoded(struct worker *w, struct span q, unsigned flags)
+{
+    if (w->scratch.cap < 3 * q.n + 16) {
+        w->scratch.len = 0;
+        buf_reserve(&w->scratch, 3 * q.n + 16);
+    }
+    pct_result r = pct_decode_except(q.p, q.n, w->scratch.data, NULL, flags | PCT_UTF8);
+    if (r.status != PCT_OK)
+        return 0;
+    if (w->escaped.cap < 6 * r.count + 16) {
+        w->escaped.len = 0;
+        buf_reserve(&w->escaped, 6 * r.count + 16);
+    }
+    const char *p = w->escaped.data;
+    const char *e = log_escape(&w->ctx->esc, w->escaped.data, w->scratch.data, r.count, ESC_JSON);
+    int first = 1;
+    for (;;) {
+        const char *amp = log_find_byte(p, e, '&');
+        const char *end = amp != NULL ? amp : e;
+        if (end > p) {
+            const char *eq = log_find_byte(p, end, '=');
+            const char *name_end = eq != NULL ? eq : end;
+            const char *value = eq != NULL ? eq + 1 : end;
+            put_raw(w, first ? "[\"" : ",[\"", first ? 2 : 3);
+            first = 0;
+            put_raw(w, p, (size_t)(name_end - p));
+            put_raw(w, "\",\"", 3);
+            put_raw(w, value, (size_t)(end - value));
+            put_raw(w, "\"]", 2);
+        }
+        if (amp == NULL)
+            return 1;
+        p = amp + 1;
+    }
+}
+
 /* "query":[[name,value],...] (WHATWG urlencoded parsing: split at '&', then
  * at the first '='; empty parameters skipped). */
 static void put_json_query(struct worker *w, struct span q, int present)
@@ -73,6 +130,12 @@ static void put_json_query(struct worker *w, struct span q, int present)
     put_str(w, "\"query\":[");
     const char *p = q.p, *e = q.p + q.n;
     unsigned flags = path_flags(w) | (cfg->query == Q_FORM ? PCT_PLUS : 0);
+    /* Most queries: decoded whole, then split (--stats counts per piece). */
+    if (present && cfg->query != Q_KEEP && !cfg->stats && query_splits_decoded(q, flags) &&
+        put_json_params_decoded(w, q, flags)) {
+        put_raw(w, "]", 1);
+        return;
+    }
     int first = 1;
     while (present) {
         const char *amp = memchr(p, '&', (size_t)(e - p));
@@ -347,6 +410,31 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
     w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
 }
 
+/* The first byte of [p, e) that put_undecoded escapes (a control byte,
+ * DEL, and unless bytes a C1 lead 0xC2; the class of ESC_CONTROLS, with
+ * its comparisons written out: this scan covers every line), or e. */
+static const char *find_control(const char *p, const char *e, int bytes)
+{
+#ifdef LOG_SCAN_SSE2
+    const __m128i below = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f),
+                  c2 = _mm_set1_epi8(bytes ? 0x7f : (char)0xc2);
+    for (; e - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m != 0)
+            return p + __builtin_ctz(m);
+    }
+#endif
+    for (; p < e; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c == 0x7f || (c == 0xc2 && !bytes))
+            return p;
+    }
+    return e;
+}
+
 void process_chunk(struct worker *w, struct chunk_job *job)
 {
     const char *p = job->in, *e = job->in + job->len;
@@ -357,12 +445,22 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD;
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
+    /* JSON, --raw: no text written as put_undecoded writes it. */
+    int find_controls = !w->ctx->cfg.json && !w->ctx->cfg.raw;
     while (p < e) {
-        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        /* The line's end and whether its text has a byte that
+         * put_undecoded escapes, in one pass: the first such byte (the
+         * newline is one) is most often the newline, or a CR before it. */
+        const char *c = find_controls ? find_control(p, e, w->ctx->cfg.bytes) : p;
+        const char *nl = c < e && *c == '\n'                          ? c
+                         : e - c >= 2 && c[0] == '\r' && c[1] == '\n' ? c + 1
+                         : c < e ? memchr(c, '\n', (size_t)(e - c))
+                                 : NULL;
         const char *end = nl != NULL ? nl : e;
         const char *content_end = end;
         if (nl != NULL && content_end > p && content_end[-1] == '\r')
             content_end--; /* CRLF: the CR is part of the terminator */
+        w->line_clean = c >= content_end;
         size_t n = (size_t)(content_end - p);
         /* Worst case: 6 output bytes per input byte (JSON \u00XX), plus keys; */
         buf_reserve(&job->out, 13 * n + 512); /* --field --json: the line twice */

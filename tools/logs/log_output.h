@@ -8,9 +8,12 @@
 #include "log_decode.h"
 #include "log_format.h"
 
+/* Bytes that can be read past a chunk's lines. */
+#define LOG_CHUNK_PAD 16
+
 /* A run of whole lines and what it turns into. */
 struct chunk_job {
-    const char *in;
+    const char *in; /* followed by LOG_CHUNK_PAD readable bytes */
     size_t len;
     enum format fmt;
     struct w3c_layout layout; /* in effect at the chunk's start (W3C) */

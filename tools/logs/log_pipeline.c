@@ -3,8 +3,12 @@
  * Each input is read (read(2), into the slots' reused buffers) and cut at
  * line boundaries into chunks; worker threads decode chunks into per-chunk
  * output buffers; the main thread hands out chunks and writes finished ones
- * in input order. Memory is bounded by the number of chunks in flight and
- * --max-line: a longer line is never held whole but streamed through. Every
+ * in input order. A regular file of plain text (several chunks, several
+ * threads) is read differently (process_file): each thread reads its own
+ * chunk in turn, decodes it and writes it when its turn comes, so that a
+ * chunk's bytes never leave the core that read them. Memory is bounded by
+ * the number of chunks in flight and --max-line: a longer line is never
+ * held whole but streamed through. Every
  * byte is looked at a bounded number of times, whatever the line lengths.
  * Progress is shown as chunks are written.
  *
@@ -41,7 +45,11 @@ static void format_bytes(char *text, size_t size, double bytes)
 static uint64_t input_done(const struct pipeline *pl)
 {
     const struct log_input *in = pl->run.current;
-    return pl->run.done_before + (in != NULL ? in->offset - in->start : 0);
+    if (in == NULL)
+        return pl->run.done_before;
+    /* process_file: the offset when the chunk just written was read (the
+     * input is being read by another thread). */
+    return pl->run.done_before + (pl->run.reading_file ? pl->run.read_to : in->offset) - in->start;
 }
 
 void show_progress(struct pipeline *pl, int final)
@@ -99,7 +107,7 @@ static void *worker_main(void *arg)
         pthread_cond_wait(&pl->ready, &pl->lock);
     }
     pthread_mutex_unlock(&pl->lock);
-    free(w.scratch.data);
+    worker_free(&w);
     return NULL;
 }
 
@@ -204,7 +212,7 @@ void pipeline_stop(struct pipeline *pl)
     free(pl->slots);
     free(pl->carry.data);
     free(pl->long_out.data);
-    free(pl->inline_worker.scratch.data);
+    worker_free(&pl->inline_worker);
 }
 
 /* The least room a read is given: big reads, few system calls. */
@@ -308,61 +316,217 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     }
 }
 
-/* Reads one input in chunks of whole lines (at least --chunk-size bytes,
- * unless a live input has nothing more to give now) and hands them out. */
-static void process_input(struct pipeline *pl, struct log_input *in)
+/* Fills b with whole lines read from in (the partial line in pl->carry
+ * first): at least --chunk-size bytes, unless a live input has nothing
+ * more to give now. Returns how many bytes of b are whole lines, to decode;
+ * what follows them is left in pl->carry. *eof is set at the input's end;
+ * *long_line when pl->carry holds the start of a line longer than
+ * --max-line (for stream_long_line). */
+static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *b, int *eof,
+                         int *long_line)
 {
     const struct log_config *cfg = &pl->ctx->cfg;
+    struct buf *carry = &pl->carry; /* a partial line, no newline in it */
+    b->len = 0;
+    buf_reserve(b, cfg->chunk + carry->len + READ_MIN);
+    if (carry->len > 0) /* carry->data is NULL before the first carry */
+        memcpy(b->data, carry->data, carry->len);
+    b->len = carry->len;
+    carry->len = 0;
+    size_t line_start = 0; /* after the last newline in b */
+    *long_line = 0;
+    for (;;) {
+        if (b->len - line_start > cfg->max_line) {
+            *long_line = 1;
+            break;
+        }
+        if (line_start > 0 && (b->len >= cfg->chunk || (in->live && !log_input_ready(in))))
+            break;
+        if (*eof)
+            break;
+        if (in->live && !log_input_ready(in))
+            drain(pl); /* nothing to read yet: show what is done */
+        buf_reserve(b, READ_MIN + LOG_CHUNK_PAD);
+        size_t got = log_input_read(in, b->data + b->len, b->cap - b->len - LOG_CHUNK_PAD);
+        if (got == 0) {
+            *eof = 1;
+            continue;
+        }
+        /* Only the new bytes are searched: linear time. */
+        const char *nl = memrchr(b->data + b->len, '\n', got);
+        b->len += got;
+        if (nl != NULL)
+            line_start = (size_t)(nl - b->data) + 1;
+    }
+    size_t cut = *eof && !*long_line ? b->len : line_start;
+    buf_reserve(carry, b->len - cut);
+    memcpy(carry->data, b->data + cut, b->len - cut);
+    carry->len = b->len - cut;
+    /* LOG_CHUNK_PAD bytes past the lines can be read (log_scan_copy_padded):
+     * the reads above leave room for them. */
+    buf_reserve(b, LOG_CHUNK_PAD);
+    memset(b->data + b->len, 0, LOG_CHUNK_PAD);
+    return cut;
+}
+
+/* Reads one input in chunks of whole lines and hands them out. */
+static void process_input(struct pipeline *pl, struct log_input *in)
+{
     struct input_format is;
     memset(&is, 0, sizeof is);
-    is.fmt = cfg->format;
-    struct buf *carry = &pl->carry; /* a partial line, no newline in it */
-    carry->len = 0;
+    is.fmt = pl->ctx->cfg.format;
+    pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     int eof = 0;
-    while (!eof || carry->len > 0) {
+    while (!eof || pl->carry.len > 0) {
         struct slot *s = acquire_slot(pl);
-        struct buf *b = &s->own;
-        b->len = 0;
-        buf_reserve(b, cfg->chunk + carry->len + READ_MIN);
-        if (carry->len > 0) /* carry->data is NULL before the first carry */
-            memcpy(b->data, carry->data, carry->len);
-        b->len = carry->len;
-        carry->len = 0;
-        size_t line_start = 0; /* after the last newline in b */
-        int long_line = 0;
-        for (;;) {
-            if (b->len - line_start > cfg->max_line) {
-                long_line = 1;
-                break;
-            }
-            if (line_start > 0 && (b->len >= cfg->chunk || (in->live && !log_input_ready(in))))
-                break;
-            if (eof)
-                break;
-            if (in->live && !log_input_ready(in))
-                drain(pl); /* nothing to read yet: show what is done */
-            buf_reserve(b, READ_MIN);
-            size_t got = log_input_read(in, b->data + b->len, b->cap - b->len);
-            if (got == 0) {
-                eof = 1;
-                continue;
-            }
-            /* Only the new bytes are searched: linear time. */
-            const char *nl = memrchr(b->data + b->len, '\n', got);
-            b->len += got;
-            if (nl != NULL)
-                line_start = (size_t)(nl - b->data) + 1;
-        }
-        size_t cut = eof && !long_line ? b->len : line_start;
-        buf_reserve(carry, b->len - cut);
-        memcpy(carry->data, b->data + cut, b->len - cut);
-        carry->len = b->len - cut;
+        int long_line;
+        size_t cut = read_lines(pl, in, &s->own, &eof, &long_line);
         if (cut > 0)
-            dispatch(pl, &is, s, b->data, cut); /* else the slot stays free */
+            dispatch(pl, &is, s, s->own.data, cut); /* else the slot stays free */
         if (long_line)
             eof = stream_long_line(pl, in) || eof;
     }
+}
+
+/* A regular file of plain text with several threads: each thread reads a
+ * chunk itself (in turn, under read_lock: the reads are those of
+ * process_input, in the same order), decodes it, and writes its output
+ * when its ticket's turn comes. The bytes of a chunk stay on the core that
+ * read them, and no thread only hands out work: as many threads run as
+ * --threads says, and they meet only to take turns. */
+struct file_run {
+    struct pipeline *pl;
+    struct log_input *in;
+    pthread_mutex_t read_lock; /* guards what follows, and pl->carry */
+    struct input_format is;
+    int eof, done;
+    uint64_t next_ticket;
+    pthread_mutex_t turn_lock;
+    pthread_cond_t turn_moved;
+    uint64_t turn; /* the ticket whose output is written next */
+};
+
+static void wait_turn(struct file_run *fr, uint64_t ticket)
+{
+    pthread_mutex_lock(&fr->turn_lock);
+    while (fr->turn != ticket)
+        pthread_cond_wait(&fr->turn_moved, &fr->turn_lock);
+    pthread_mutex_unlock(&fr->turn_lock);
+}
+
+static void pass_turn(struct file_run *fr)
+{
+    pthread_mutex_lock(&fr->turn_lock);
+    fr->turn++;
+    pthread_cond_broadcast(&fr->turn_moved);
+    pthread_mutex_unlock(&fr->turn_lock);
+}
+
+/* Writes a decoded chunk (its turn has come). read_to: the input's offset
+ * when it was read, for the progress bar. */
+static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_to)
+{
+    write_out(job->out.data, job->out.len, job->st.lines);
+    add_stats(&pl->run.total, &job->st);
+    pl->run.read_to = read_to;
+    if (pl->run.show_progress)
+        show_progress(pl, 0);
+}
+
+static void *file_thread(void *arg)
+{
+    struct file_run *fr = arg;
+    struct pipeline *pl = fr->pl;
+    struct worker w;
+    struct chunk_job job;
+    struct buf own = {NULL, 0, 0};
+    memset(&w, 0, sizeof w);
+    memset(&job, 0, sizeof job);
+    w.ctx = pl->ctx;
+    for (;;) {
+        pthread_mutex_lock(&fr->read_lock);
+        if (fr->done) {
+            pthread_mutex_unlock(&fr->read_lock);
+            break;
+        }
+        int long_line;
+        size_t cut = read_lines(pl, fr->in, &own, &fr->eof, &long_line);
+        uint64_t ticket = fr->next_ticket++, read_to = fr->in->offset;
+        job.in = own.data;
+        job.len = cut;
+        if (cut > 0)
+            input_format_chunk(&fr->is, own.data, cut, &job.fmt, &job.layout);
+        if (long_line) {
+            /* The long line goes out after this chunk, before any other
+             * chunk is read: all of it under read_lock, in this turn. */
+            if (cut > 0)
+                process_chunk(&w, &job);
+            wait_turn(fr, ticket);
+            if (cut > 0)
+                write_job(pl, &job, read_to);
+            fr->eof = stream_long_line(pl, fr->in) || fr->eof;
+            pl->run.read_to = fr->in->offset;
+            fr->done = fr->eof && pl->carry.len == 0;
+            pass_turn(fr);
+            pthread_mutex_unlock(&fr->read_lock);
+            continue;
+        }
+        fr->done = fr->eof && pl->carry.len == 0;
+        pthread_mutex_unlock(&fr->read_lock);
+        if (cut > 0)
+            process_chunk(&w, &job);
+        wait_turn(fr, ticket);
+        if (cut > 0)
+            write_job(pl, &job, read_to);
+        pass_turn(fr);
+    }
+    worker_free(&w);
+    free(job.out.data);
+    free(own.data);
+    return NULL;
+}
+
+/* 1 if in is read by process_file rather than process_input: a regular
+ * file of plain text, big enough for several chunks, with worker threads. */
+static int file_eligible(const struct pipeline *pl, const struct log_input *in)
+{
+    return pl->nworkers > 1 && in->regular && in->dec == NULL && in->pre == NULL &&
+           in->size_at_open - in->start >= 4 * (uint64_t)pl->ctx->cfg.chunk;
+}
+
+/* Reads in as file_run says, with pl->nworkers threads: this one and
+ * nworkers - 1 started for it (the pipeline's workers wait meanwhile). */
+static void process_file(struct pipeline *pl, struct log_input *in)
+{
+    struct file_run fr;
+    memset(&fr, 0, sizeof fr);
+    fr.pl = pl;
+    fr.in = in;
+    fr.is.fmt = pl->ctx->cfg.format;
+    pthread_mutex_init(&fr.read_lock, NULL);
+    pthread_mutex_init(&fr.turn_lock, NULL);
+    pthread_cond_init(&fr.turn_moved, NULL);
+    drain(pl); /* the previous inputs' output first */
+    pl->carry.len = 0;
+    pl->file_first_line = pl->run.total.lines;
+    pl->run.read_to = in->offset;
+    pl->run.reading_file = 1;
+    size_t extra = (size_t)pl->nworkers - 1;
+    pthread_t *threads = calloc(extra, sizeof *threads);
+    if (threads == NULL)
+        fatal("out of memory", NULL);
+    for (size_t i = 0; i < extra; i++)
+        if (pthread_create(&threads[i], NULL, file_thread, &fr) != 0)
+            fatal("cannot start threads", NULL);
+    file_thread(&fr);
+    for (size_t i = 0; i < extra; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    pl->run.reading_file = 0;
+    pthread_mutex_destroy(&fr.read_lock);
+    pthread_mutex_destroy(&fr.turn_lock);
+    pthread_cond_destroy(&fr.turn_moved);
 }
 
 static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)
@@ -375,7 +539,10 @@ static void pipeline_input(struct pipeline *pl, const char *name, struct log_pre
     }
     pl->run.current = &in;
     pl->run.compressed |= in.dec != NULL || in.pre != NULL;
-    process_input(pl, &in);
+    if (file_eligible(pl, &in))
+        process_file(pl, &in);
+    else
+        process_input(pl, &in);
     drain(pl);
     pl->run.current = NULL;
     pl->run.done_before += in.offset - in.start;

@@ -16,6 +16,8 @@ struct run_state {
     uint64_t done_before;            /* bytes of the files before the current one */
     const struct log_input *current; /* the input being read (main thread) */
     int compressed;                  /* some input was compressed */
+    int reading_file;                /* current is read by process_file's threads */
+    uint64_t read_to;                /* then: its offset when the chunk last written was read */
     double start, last_progress;
     int show_progress;
     int failed;

@@ -9,6 +9,7 @@ void log_scan_init(struct log_scan *s, unsigned char below, int high, const char
     memset(s, 0, sizeof *s);
     s->below = below;
     s->high = high;
+    s->count = (int)(count < LOG_SCAN_BYTES ? count : LOG_SCAN_BYTES);
     for (int c = 0; c < 256; c++)
         s->table[c] = (unsigned char)(c < below || (high && c >= 0x80));
     for (size_t k = 0; k < LOG_SCAN_BYTES; k++) {
@@ -16,5 +17,8 @@ void log_scan_init(struct log_scan *s, unsigned char below, int high, const char
         s->table[s->bytes[k]] = 1;
         memset(s->vec[1 + k], s->bytes[k], 16);
     }
-    memset(s->vec[0], below - 1, 16);
+    /* Signed, below (at most 0x7f) takes every byte >= 0x80 with those
+     * below it: one comparison. Unsigned, the minimum of a byte and
+     * below - 1 is the byte itself when it is below. */
+    memset(s->vec[0], high ? below : below - 1, 16);
 }

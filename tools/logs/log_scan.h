@@ -21,12 +21,15 @@ struct log_scan {
     unsigned char below;
     int high;
     unsigned char bytes[LOG_SCAN_BYTES]; /* unused slots repeat bytes[0] */
-    /* below - 1, then bytes[], each repeated 16 times: loading a ready
-     * vector is one instruction, broadcasting a byte (SSE2) four. */
+    int count;                           /* bytes given */
+    /* below - 1 (with high: below, compared as signed bytes, which takes
+     * the bytes >= 0x80 too), then bytes[], each repeated 16 times: loading
+     * a ready vector is one instruction, broadcasting a byte (SSE2) four. */
     unsigned char vec[1 + LOG_SCAN_BYTES][16];
 };
 
-/* bytes: a NUL-terminated list (at most LOG_SCAN_BYTES, at least one). */
+/* bytes: a NUL-terminated list (at most LOG_SCAN_BYTES, at least one).
+ * With high, below is at most 0x7f. */
 void log_scan_init(struct log_scan *s, unsigned char below, int high, const char *bytes);
 
 #ifdef LOG_SCAN_SSE2
@@ -34,13 +37,15 @@ void log_scan_init(struct log_scan *s, unsigned char below, int high, const char
 static inline unsigned log_scan_mask_v(const struct log_scan *s, __m128i v)
 {
     const __m128i *vec = (const __m128i *)(const void *)s->vec;
-    __m128i hit = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_loadu_si128(vec)), v);
-    for (int k = 1; k <= LOG_SCAN_BYTES; k++)
-        hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + k)));
-    unsigned m = (unsigned)_mm_movemask_epi8(hit);
-    if (s->high)
-        m |= (unsigned)_mm_movemask_epi8(v);
-    return m;
+    __m128i hit = s->high ? _mm_cmplt_epi8(v, _mm_loadu_si128(vec))
+                          : _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_loadu_si128(vec)), v);
+    /* As many comparisons as bytes given (the tests are the same at every
+     * step of a scan: predicted). */
+    hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + 1)));
+    for (int k = 2; k <= LOG_SCAN_BYTES; k++)
+        if (k <= s->count)
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_loadu_si128(vec + k)));
+    return (unsigned)_mm_movemask_epi8(hit);
 }
 
 static inline unsigned log_scan_mask(const struct log_scan *s, const char *p)
@@ -66,6 +71,55 @@ static inline size_t log_scan_find(const struct log_scan *s, const char *src, si
     while (i < n && !s->table[(unsigned char)src[i]])
         i++;
     return i;
+}
+
+/* Copies src[0..n) to dst up to the first byte in the class, and returns
+ * its offset (n if none): the scan and the copy in one pass, 16 bytes at a
+ * time (dst has room for n bytes; what lies past the offset returned is
+ * scratch). */
+static inline size_t log_scan_copy(const struct log_scan *s, char *dst, const char *src, size_t n)
+{
+    size_t i = 0;
+#ifdef LOG_SCAN_SSE2
+    for (; n - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        unsigned m = log_scan_mask_v(s, v);
+        _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+        if (m != 0)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    if (i < n && n >= 16) { /* the last 16 bytes, minus those already seen */
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
+        unsigned m = log_scan_mask_v(s, v) >> (16 - (n - i));
+        _mm_storeu_si128((__m128i *)(void *)(dst + n - 16), v);
+        return m != 0 ? i + (size_t)__builtin_ctz(m) : n;
+    }
+#endif
+    for (; i < n && !s->table[(unsigned char)src[i]]; i++)
+        dst[i] = src[i];
+    return i;
+}
+
+/* The same, for src followed by at least 16 readable bytes (a chunk's
+ * lines, see read_lines): the last bytes are scanned and copied 16 at a
+ * time too, whatever n (dst has room for n + 16 bytes). */
+static inline size_t log_scan_copy_padded(const struct log_scan *s, char *dst, const char *src,
+                                          size_t n)
+{
+#ifdef LOG_SCAN_SSE2
+    for (size_t i = 0; i < n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        unsigned m = log_scan_mask_v(s, v);
+        _mm_storeu_si128((__m128i *)(void *)(dst + i), v);
+        if (n - i < 16)
+            m &= (1u << (n - i)) - 1;
+        if (m != 0)
+            return i + (size_t)__builtin_ctz(m);
+    }
+    return n;
+#else
+    return log_scan_copy(s, dst, src, n);
+#endif
 }
 
 /* The first c in [p, e), or NULL. For the short distances within a line:

@@ -1250,6 +1250,7 @@ PyMODINIT_FUNC PyInit__pct(void)
         {"UNESCAPED_BYTE", PCT_UNESCAPED_BYTE},
         {"INVALID_ARGUMENT", PCT_INVALID_ARGUMENT},
         {"REJECTED_BYTE", PCT_REJECTED_BYTE},
+        {"REJECTED_PATH", PCT_REJECTED_PATH},
         {"NO_SPACE", PCT_NO_SPACE},
     };
     for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)

@@ -29,6 +29,7 @@ from ._pct import (  # noqa: F401
     PERCENT_U,
     PLUS,
     REJECTED_BYTE,
+    REJECTED_PATH,
     STRICT,
     UNESCAPED_BYTE,
     UTF8,
@@ -129,5 +130,6 @@ __all__ = [
     "UNESCAPED_BYTE",
     "INVALID_ARGUMENT",
     "REJECTED_BYTE",
+    "REJECTED_PATH",
     "NO_SPACE",
 ]

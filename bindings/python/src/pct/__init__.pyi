@@ -21,6 +21,7 @@ INVALID_UTF8: int
 UNESCAPED_BYTE: int
 INVALID_ARGUMENT: int
 REJECTED_BYTE: int
+REJECTED_PATH: int
 NO_SPACE: int
 
 class Error(ValueError):
