@@ -358,6 +358,8 @@ EOF
     fi
     [[ $f -gt 0 && -n $note ]] && failed_tests+=("python ($note)")
     record python "$p" "$f" "$s" $(($(pct_now_ms) - t0)) "$note"
+}
+
 step_nginx() {
     banner "nginx: the module in Debian's nginx, on 127.0.0.1 (build/nginx)"
     local t0 p=0 f=0 note='' out counts
