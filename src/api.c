@@ -70,12 +70,10 @@ static int overlaps(const char *src, size_t len, const char *dst, size_t dst_len
 pct_result pct_decode_except(const char *src, size_t len, char *dst, const pct_set *keep,
                              unsigned flags)
 {
-    if ((flags & ~(unsigned)PCT_DECODE_FLAGS) || !valid_buffer(src, len) || !valid_buffer(dst, len))
+    if (!pct_decode_flags_valid(flags) || !valid_buffer(src, len) || !valid_buffer(dst, len))
         return invalid_argument;
-    if (flags & PCT_UTF8_REPLACE) {
-        if ((flags & PCT_UTF8) || len > SIZE_MAX / 3 || overlaps(src, len, dst, 3 * len))
-            return invalid_argument;
-    }
+    if ((flags & PCT_UTF8_REPLACE) && (len > SIZE_MAX / 3 || overlaps(src, len, dst, 3 * len)))
+        return invalid_argument;
     return pct_active_impl()->decode((const uint8_t *)src, len, (uint8_t *)dst, keep, flags, NULL);
 }
 

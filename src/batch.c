@@ -415,17 +415,11 @@ BATCH_INLINE pct_result batch_run(int encode, int wide, const char *data, const 
     return done;
 }
 
-static int decode_flags_valid(unsigned flags)
-{
-    return !(flags & ~(unsigned)PCT_DECODE_FLAGS) &&
-           (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != (PCT_UTF8 | PCT_UTF8_REPLACE);
-}
-
 pct_result pct_decode_batch32(const char *data, const int32_t *offsets, size_t n, char *out,
                               size_t out_size, int32_t *out_offsets, pct_result *results,
                               const pct_set *keep, unsigned flags)
 {
-    if (!decode_flags_valid(flags) ||
+    if (!pct_decode_flags_valid(flags) ||
         !batch_valid(data, offsets, 0, n, out, out_size, out_offsets, results))
         return invalid_argument;
     return batch_run(0, 0, data, offsets, n, out, out_size, out_offsets, results, keep, flags);
@@ -435,7 +429,7 @@ pct_result pct_decode_batch64(const char *data, const int64_t *offsets, size_t n
                               size_t out_size, int64_t *out_offsets, pct_result *results,
                               const pct_set *keep, unsigned flags)
 {
-    if (!decode_flags_valid(flags) ||
+    if (!pct_decode_flags_valid(flags) ||
         !batch_valid(data, offsets, 1, n, out, out_size, out_offsets, results))
         return invalid_argument;
     return batch_run(0, 1, data, offsets, n, out, out_size, out_offsets, results, keep, flags);

@@ -26,6 +26,14 @@
 #define PCT_NORMALIZE_FLAGS (PCT_STRICT)
 #define PCT_VALIDATE_FLAGS (PCT_PLUS | PCT_STRICT | PCT_UTF8 | PCT_PERCENT_U)
 
+/* The decode flags one call may take: known bits, and not both PCT_UTF8 and
+ * PCT_UTF8_REPLACE (report or replace, not both). */
+static inline int pct_decode_flags_valid(unsigned flags)
+{
+    return !(flags & ~(unsigned)PCT_DECODE_FLAGS) &&
+           (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != (PCT_UTF8 | PCT_UTF8_REPLACE);
+}
+
 /* The longest input tail a partial (streaming) call may leave unconsumed:
  * "%uD83D%uDE0" (11 bytes) under PCT_PERCENT_U, or the escapes of a 3-byte
  * UTF-8 prefix plus a partial escape ("%F0%9F%98%9", 11 bytes). */

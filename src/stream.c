@@ -111,8 +111,7 @@ static pct_result finish(pct_stream_state *s, pct_decode_fn *run, uint8_t *dst)
 
 pct_status pct_decoder_init(pct_decoder *dec, const pct_set *keep, unsigned flags)
 {
-    const int contradictory = (flags & PCT_UTF8) && (flags & PCT_UTF8_REPLACE);
-    return init(&dec->state, keep, flags, !(flags & ~(unsigned)PCT_DECODE_FLAGS) && !contradictory);
+    return init(&dec->state, keep, flags, pct_decode_flags_valid(flags));
 }
 
 pct_result pct_decoder_update(pct_decoder *dec, const char *src, size_t len, char *dst)
