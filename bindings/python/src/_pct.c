@@ -842,28 +842,37 @@ PyDoc_STRVAR(iri_to_uri_doc, "iri_to_uri($module, /, data)\n--\n\n"
                              "pct_iri_to_uri (RFC 3987 3.1): non-ASCII code points written as "
                              "%XX of\ntheir UTF-8. Raises pct.Error on ill-formed UTF-8.");
 
-static PyObject *py_iri_to_uri(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                               PyObject *kwnames)
+/* iri_to_uri and uri_to_iri: one argument, one library call into a buffer
+ * of `factor` times the input. */
+static PyObject *iri_convert(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                             const char *fname, pct_result (*convert)(const char *, size_t, char *),
+                             size_t factor)
 {
-    (void)self;
     static const char *const names[] = {"data"};
     PyObject *a[1];
     input in;
     if (parse_args(args, nargs, kwnames, names, 1, 1, a) < 0)
-        return arg_error("iri_to_uri");
-    if (input_get(a[0], &in, "iri_to_uri") < 0)
+        return arg_error(fname);
+    if (input_get(a[0], &in, fname) < 0)
         return NULL;
     PyObject *out = NULL;
     scratch s;
-    char *buf = scratch_get(&s, in.len > SIZE_MAX / 3 ? SIZE_MAX : 3 * in.len);
+    char *buf = scratch_get(&s, in.len > SIZE_MAX / factor ? SIZE_MAX : factor * in.len);
     if (buf != NULL || in.len == 0) {
-        pct_result r = pct_iri_to_uri(in.p, in.len, buf);
+        pct_result r = convert(in.p, in.len, buf);
         if (check_result(r))
             out = output_make(&in, buf, r.count);
     }
     scratch_free(&s);
     input_release(&in);
     return out;
+}
+
+static PyObject *py_iri_to_uri(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames)
+{
+    (void)self;
+    return iri_convert(args, nargs, kwnames, "iri_to_uri", pct_iri_to_uri, 3);
 }
 
 PyDoc_STRVAR(uri_to_iri_doc, "uri_to_iri($module, /, data)\n--\n\n"
@@ -874,24 +883,7 @@ static PyObject *py_uri_to_iri(PyObject *self, PyObject *const *args, Py_ssize_t
                                PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = {"data"};
-    PyObject *a[1];
-    input in;
-    if (parse_args(args, nargs, kwnames, names, 1, 1, a) < 0)
-        return arg_error("uri_to_iri");
-    if (input_get(a[0], &in, "uri_to_iri") < 0)
-        return NULL;
-    PyObject *out = NULL;
-    scratch s;
-    char *buf = scratch_get(&s, in.len);
-    if (buf != NULL || in.len == 0) {
-        pct_result r = pct_uri_to_iri(in.p, in.len, buf);
-        if (check_result(r))
-            out = output_make(&in, buf, r.count);
-    }
-    scratch_free(&s);
-    input_release(&in);
-    return out;
+    return iri_convert(args, nargs, kwnames, "uri_to_iri", pct_uri_to_iri, 1);
 }
 
 /* ------------------------------------------------------------------------ */
