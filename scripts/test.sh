@@ -145,6 +145,19 @@ print("\n".join(details))
 EOF
 }
 
+# take_counts COUNTS: COUNTS as count_testlog prints it ("P F S", then FAIL
+# and SKIP lines); sets the caller's p, f and s, and files the lines.
+take_counts() {
+    local line
+    read -r p f s <<<"${1%%$'\n'*}"
+    while IFS= read -r line; do
+        case $line in
+        FAIL\ *) failed_tests+=("${line#FAIL }") ;;
+        SKIP\ *) skipped_tests+=("${line#SKIP }") ;;
+        esac
+    done < <(tail -n +2 <<<"$1")
+}
+
 # ---------------------------------------------------------------------------
 # Steps
 # ---------------------------------------------------------------------------
@@ -155,7 +168,7 @@ EOF
 meson_step() {
     local step=$1 dir=$2
     shift 2
-    local t0 p=0 f=0 s=0 note='' rc=0 counts line
+    local t0 p=0 f=0 s=0 note='' rc=0 counts
     t0=$(pct_now_ms)
     if ! pct_meson_setup "$dir" "$@"; then
         f=1 note="configure failed"
@@ -166,13 +179,7 @@ meson_step() {
         meson test -C "$dir" --no-rebuild --print-errorlogs "${test_args[@]}" || rc=$?
         if [[ -s $dir/meson-logs/testlog.json ]]; then
             if counts=$(count_testlog "$step" "$dir/meson-logs/testlog.json"); then
-                read -r p f s <<<"${counts%%$'\n'*}"
-                while IFS= read -r line; do
-                    case $line in
-                    FAIL\ *) failed_tests+=("${line#FAIL }") ;;
-                    SKIP\ *) skipped_tests+=("${line#SKIP }") ;;
-                    esac
-                done < <(tail -n +2 <<<"$counts")
+                take_counts "$counts"
             else
                 f=1 note="could not read $dir/meson-logs/testlog.json"
             fi
@@ -298,7 +305,7 @@ step_tsan() {
 # meson build directory (build/python/meson) is kept between runs.
 step_python() {
     banner "python: the pct package installed offline in a venv, its pytest suite (build/python)"
-    local t0 dir=build/python note='' p=0 f=0 s=0 counts line
+    local t0 dir=build/python note='' p=0 f=0 s=0 counts
     t0=$(pct_now_ms)
     local PCT_PACKAGES=(python3-venv python3-pip python3-dev python3-mesonpy python3-pytest
         python3-distributed python3-dask)
@@ -345,13 +352,7 @@ print(p, f, s)
 print("\n".join(details))
 EOF
         ); then
-            read -r p f s <<<"${counts%%$'\n'*}"
-            while IFS= read -r line; do
-                case $line in
-                FAIL\ *) failed_tests+=("${line#FAIL }") ;;
-                SKIP\ *) skipped_tests+=("${line#SKIP }") ;;
-                esac
-            done < <(tail -n +2 <<<"$counts")
+            take_counts "$counts"
         else
             f=1 note="pytest wrote no readable $dir/junit.xml"
         fi
