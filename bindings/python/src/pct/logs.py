@@ -147,13 +147,14 @@ def read(path_or_file, format="auto", **options):
         raise LogError(message or f"pct logs exited with status {rc}", rc)
 
 
-def read_bytes(path, format="auto", **options):
-    """The whole `pct logs --json` output for a file, as bytes (what
-    python -m pct.dask writes for each file). Raises LogError."""
+def _run(files, format, data, options):
+    """The helper's stdout for files (data on its stdin when files is ["-"]);
+    LogError with its message when it fails."""
     proc = subprocess.run(
-        command([path], format, **options),
+        command(files, format, **options),
         executable=helper_path(),
-        stdin=subprocess.DEVNULL,
+        input=data,
+        stdin=subprocess.DEVNULL if data is None else None,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -161,18 +162,14 @@ def read_bytes(path, format="auto", **options):
         message = proc.stderr.decode("utf-8", "replace").strip()
         raise LogError(message or f"pct logs exited with status {proc.returncode}", proc.returncode)
     return proc.stdout
+
+
+def read_bytes(path, format="auto", **options):
+    """The whole `pct logs --json` output for a file, as bytes (what
+    python -m pct.dask writes for each file). Raises LogError."""
+    return _run([path], format, None, options)
 
 
 def read_bytes_from(data, format="auto", **options):
     """Like read_bytes, for the bytes of a log file (plain or compressed)."""
-    proc = subprocess.run(
-        command(["-"], format, **options),
-        executable=helper_path(),
-        input=data,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip()
-        raise LogError(message or f"pct logs exited with status {proc.returncode}", proc.returncode)
-    return proc.stdout
+    return _run(["-"], format, data, options)
