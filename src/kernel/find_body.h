@@ -5,14 +5,30 @@
 #include "kernel/scan.h"
 #include "scalar/hex.h"
 
+/* The bytes of the set in the last, partial block (left < 64 bytes). */
+PCT_BLOCK_INLINE uint64_t last_in_set(const uint8_t *s, size_t left, pct_block_set in_set,
+                                      const pct_block_tables *t)
+{
+    return block_in_set(block_load_n(s, left), in_set, t) & block_low_bits(left);
+}
+
+/* Whole blocks are classified without a mask of valid bytes: the compiler
+ * turns an all-ones mask into a mask register that each block's
+ * classification then waits for (Zen 4/5 do not treat kxnorq of a register
+ * with itself as independent of it), which made this loop slower than the
+ * AVX2 one (26 against 46 GB/s, measured). */
 PCT_BLOCK_INLINE size_t find_body(const uint8_t *src, size_t len, const pct_set *set)
 {
     const pct_block_tables tables = block_tables_load();
     const pct_block_set in_set = block_set_load(set);
-    for (size_t i = 0; i < len; i += 64) {
-        pct_scan b;
-        scan_text(&b, src + i, len - i);
-        const uint64_t found = block_in_set(b.text, in_set, &tables) & b.valid;
+    size_t i = 0;
+    for (; len - i >= 64; i += 64) {
+        const uint64_t found = block_in_set(block_load(src + i), in_set, &tables);
+        if (found)
+            return i + (size_t)__builtin_ctzll(found);
+    }
+    if (i < len) {
+        const uint64_t found = last_in_set(src + i, len - i, in_set, &tables);
         if (found)
             return i + (size_t)__builtin_ctzll(found);
     }
@@ -30,19 +46,31 @@ PCT_BLOCK_INLINE size_t encode_length_body(const uint8_t *src, size_t len, const
     const int plus = (flags & PCT_PLUS) && pct_in_set(set, ' ');
     size_t escaped = 0;
     uint64_t carry = 0;
+    if (!(flags & PCT_KEEP_ESCAPES)) { /* whole blocks without a mask, as in find_body */
+        size_t i = 0;
+        for (; len - i >= 64; i += 64) {
+            const pct_block text = block_load(src + i);
+            uint64_t m = block_in_set(text, in_set, &tables);
+            if (plus)
+                m &= ~block_eq(text, ' ');
+            escaped += (size_t)__builtin_popcountll(m);
+        }
+        if (i < len) {
+            uint64_t m = last_in_set(src + i, len - i, in_set, &tables);
+            if (plus)
+                m &= ~block_eq(block_load_n(src + i, len - i), ' ');
+            escaped += (size_t)__builtin_popcountll(m);
+        }
+        return len + 2 * escaped;
+    }
     for (size_t i = 0; i < len; i += 64) {
         pct_scan b;
-        if (flags & PCT_KEEP_ESCAPES)
-            scan_block(&b, src + i, len - i, &tables);
-        else
-            scan_text(&b, src + i, len - i);
+        scan_block(&b, src + i, len - i, &tables);
         uint64_t m = block_in_set(b.text, in_set, &tables) & b.valid;
         if (plus)
             m &= ~block_eq(b.text, ' ');
-        if (flags & PCT_KEEP_ESCAPES) {
-            m &= ~(b.escapes | digits_of(b.escapes) | carry);
-            carry = digits_carried(b.escapes);
-        }
+        m &= ~(b.escapes | digits_of(b.escapes) | carry);
+        carry = digits_carried(b.escapes);
         escaped += (size_t)__builtin_popcountll(m);
     }
     return len + 2 * escaped;
