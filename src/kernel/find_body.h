@@ -1,4 +1,4 @@
-/* kernel/find_body.h - pct_find and pct_encode_length of the SIMD
+/* kernel/find_body.h - pct_find, pct_find_all and pct_encode_length of the SIMD
  * implementations, over the ISA's block.h: one classification per 64-byte
  * block, the last one partial. */
 #include "impl.h"
@@ -33,6 +33,21 @@ PCT_BLOCK_INLINE size_t find_body(const uint8_t *src, size_t len, const pct_set 
             return i + (size_t)__builtin_ctzll(found);
     }
     return len;
+}
+
+/* Where the bytes of the set are: a word of bits per 64-byte block, the
+ * last one partial (its bits past len are 0); whole blocks without a mask,
+ * as in find_body. */
+PCT_BLOCK_INLINE void find_all_body(const uint8_t *src, size_t len, const pct_set *set,
+                                    uint64_t *bits)
+{
+    const pct_block_tables tables = block_tables_load();
+    const pct_block_set in_set = block_set_load(set);
+    size_t i = 0;
+    for (; len - i >= 64; i += 64)
+        bits[i / 64] = block_in_set(block_load(src + i), in_set, &tables);
+    if (i < len)
+        bits[i / 64] = last_in_set(src + i, len - i, in_set, &tables);
 }
 
 /* Exact length of the encoding: every byte of the set takes 3 bytes, but a
