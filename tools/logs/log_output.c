@@ -6,7 +6,9 @@
 
 #include "log_decode.h"
 #include "log_format.h"
+#include "log_formats.h"
 #include "log_output.h"
+#include "log_record_out.h"
 
 /* Text that is not decoded, inside a JSON string (UTF-8 repaired). Most
  * fields are ASCII with nothing to escape: one scan finds how much is
@@ -332,6 +334,10 @@ static void json_w3c(struct worker *w, const struct span *f, const struct w3c_la
 static void put_unparsed(struct worker *w, const char *s, size_t n)
 {
     const struct log_config *cfg = &w->ctx->cfg;
+    if (cfg->table) {
+        table_unparsed(w, s, n);
+        return;
+    }
     w->st->unparsed++;
     if (!cfg->json) {
         put_undecoded(w, s, n);
@@ -367,10 +373,19 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
             put_unparsed(w, s, n);
             return;
         }
-        if (cfg->json)
+        if (layout->cloudfront || cfg->table)
+            record_process_w3c(w, s, n, f, count, layout);
+        else if (cfg->json)
             json_w3c(w, f, layout);
         else
             line_w3c(w, s, n, f, layout);
+        if (!layout->cloudfront && !cfg->table)
+            w->st->formats[LF_W3C]++;
+    } else if (fmt == FMT_RECORD || cfg->table) {
+        if (!record_process(w, s, n, fmt)) {
+            put_unparsed(w, s, n);
+            return;
+        }
     } else if (fmt == FMT_FIELD) {
         struct span f[LOG_MAX_FIELDS + 1];
         int count = split_fields(s, n, f, LOG_MAX_FIELDS);
@@ -396,15 +411,23 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
     } else {
         struct access a;
         if (!parse_access(s, n, &a, cfg->json) || (fmt == FMT_COMBINED && !a.has_ra)) {
-            put_unparsed(w, s, n);
-            return;
+            /* auto: the other formats (log_formats.c) */
+            if (fmt != FMT_AUTO || !record_process(w, s, n, fmt)) {
+                put_unparsed(w, s, n);
+                return;
+            }
+        } else if (cfg->json && a.has_ra && fmt != FMT_COMMON &&
+                   access_has_trailing(s, n, a.agent) && record_process(w, s, n, fmt)) {
+            /* JSON: nginx's trailing fields too, through the record */
+        } else {
+            if (fmt == FMT_COMMON)
+                a.has_ra = 0;
+            w->st->formats[a.has_ra ? LF_COMBINED : LF_COMMON]++;
+            if (cfg->json)
+                json_access(w, &a);
+            else
+                line_access(w, s, n, &a);
         }
-        if (fmt == FMT_COMMON)
-            a.has_ra = 0;
-        if (cfg->json)
-            json_access(w, &a);
-        else
-            line_access(w, s, n, &a);
     }
     w->st->escaped_lines += (uint64_t)w->line_escaped;
     w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
@@ -484,6 +507,8 @@ void add_stats(struct stats *a, const struct stats *b)
     a->invalid_utf8 += b->invalid_utf8;
     a->unparsed += b->unparsed;
     a->long_lines += b->long_lines;
+    for (int i = 0; i < LOG_STATS_FORMATS; i++)
+        a->formats[i] += b->formats[i];
 }
 
 void print_stats(const struct stats *s, double start)
@@ -504,4 +529,8 @@ void print_stats(const struct stats *s, double start)
             (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed,
             (unsigned long long)s->long_lines, elapsed,
             elapsed > 0 ? (double)s->bytes / elapsed / 1e9 : 0.0);
+    for (int i = 0; i < LF_COUNT && i < LOG_STATS_FORMATS; i++)
+        if (s->formats[i] > 0)
+            fprintf(stderr, "format %-14s %llu lines\n", log_format_name(i),
+                    (unsigned long long)s->formats[i]);
 }

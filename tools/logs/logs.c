@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "log_decode.h"
 #include "log_options.h"
+#include "log_record_out.h"
 #include "log_output.h"
 #include "log_pipeline.h"
 #include "log_util.h"
@@ -83,6 +84,10 @@ int pct_logs_main(int argc, char **argv)
         cfg.progress == 1 || (cfg.progress < 0 && isatty(STDERR_FILENO) && pl.run.size_known > 0);
     pl.run.start = now_seconds();
     output_start();
+    if (cfg.header) {
+        char header[2048];
+        write_out(header, table_header(header, sizeof header, cfg.table == 'c'), 0);
+    }
     pipeline_start(&pl, &ctx, threads > 1 ? (int)threads : 0);
     pipeline_inputs(&pl, files, nfiles);
     pipeline_stop(&pl);
@@ -91,5 +96,12 @@ int pct_logs_main(int argc, char **argv)
     if (cfg.stats)
         print_stats(&pl.run.total, pl.run.start);
     free(files);
-    return pl.run.failed ? CLI_EXIT_TROUBLE : CLI_EXIT_OK;
+    if (pl.run.failed)
+        return CLI_EXIT_TROUBLE;
+    if (cfg.strict && pl.run.total.unparsed > 0) { /* --strict-format */
+        fprintf(stderr, "pct logs: %llu line%s did not parse\n",
+                (unsigned long long)pl.run.total.unparsed, pl.run.total.unparsed == 1 ? "" : "s");
+        return CLI_EXIT_SOME_FAILED;
+    }
+    return CLI_EXIT_OK;
 }
