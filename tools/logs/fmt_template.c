@@ -97,8 +97,18 @@ static const char *lit_add(struct log_template *t, char c)
 static const char *field_add(struct log_template *t, const char *name, size_t name_n, int kind)
 {
     struct template_item *it = &t->item[t->count];
-    if (t->count > 0 && it->lit[0] == '\0')
+    if (t->count > 0 && it->lit[0] == '\0') {
+        /* %U%q, $uri$is_args$args: a path and its query, one URL */
+        struct template_item *prev = &t->item[t->count - 1];
+        if (prev->kind == K_PATH && (kind == K_QUERY || strncmp(name, "is_args", name_n) == 0)) {
+            if (kind == K_QUERY) {
+                prev->kind = K_URL;
+                strcpy(prev->name, "url");
+            }
+            return NULL;
+        }
         return "two fields with no text between them cannot be told apart";
+    }
     if (t->count + 1 >= TEMPLATE_MAX_ITEMS)
         return "too many fields (63 at most)";
     if (name_n + 3 >= sizeof it->name)

@@ -39,10 +39,10 @@ static const struct format_def defs[LF_COUNT] = {
     [LF_VHOST_COMBINED] = {"vhost_combined", "vhost",
         "%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" \"%{User-Agent}i\"", SYNTAX_APACHE, 0, 0},
     [LF_XFF_COMBINED] = {"xff_combined", "xff",
-        "%{X-Forwarded-For}i %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"",
-        SYNTAX_APACHE, 0, 0},
+        "${remote:l} ${ident} $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
+        "\"$http_referer\" \"$http_user_agent\"", SYNTAX_NGINX, 0, 0},
     [LF_ENVOY] = {"envoy", NULL,
-        "[${start_time:T}] \"${method} ${url:u} ${protocol}\" ${status:n} ${response_flags} "
+        "[${time:T}] \"${method} ${url:u} ${protocol}\" ${status:n} ${response_flags} "
         "${bytes_received:n} ${bytes:n} ${duration:n} ${upstream_service_time:n} "
         "\"${forwarded_for:l}\" \"${agent}\" \"${request_id}\" \"${authority}\" \"${upstream_host}\"",
         SYNTAX_NGINX, 0, 0},

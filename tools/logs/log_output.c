@@ -335,7 +335,7 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     if (cfg->table) {
-        table_unparsed(w, s, n);
+        table_unparsed(w, s, n, 0);
         return;
     }
     w->st->unparsed++;
@@ -359,7 +359,9 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
         if (n > 0 && s[0] == '#') {
             if (is_fields_line(s, n))
                 parse_w3c_header(s, n, layout);
-            if (cfg->json) {
+            if (cfg->table) {
+                table_unparsed(w, s, n, 1);
+            } else if (cfg->json) {
                 put_str(w, "{\"directive\":");
                 put_json_raw(w, span_of(s, s + n));
                 put_raw(w, "}", 1);

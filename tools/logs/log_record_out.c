@@ -743,15 +743,15 @@ static void table_record(struct worker *w, const char *s, size_t n, const struct
     }
 }
 
-void table_unparsed(struct worker *w, const char *s, size_t n)
+void table_unparsed(struct worker *w, const char *s, size_t n, int directive)
 {
     buf_reserve(w->out, 8 * n + 16 * (size_t)table_count + 64);
-    w->st->unparsed++;
+    w->st->unparsed += (uint64_t)!directive;
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
         if (strcmp(table_names[i], "format") == 0)
-            put_str(w, "unparsed");
+            put_str(w, directive ? "directive" : "unparsed");
         else if (strcmp(table_names[i], "line") == 0)
             table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
         else
