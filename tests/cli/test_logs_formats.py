@@ -12,6 +12,7 @@ Every expected value is written out by hand from the format's definition.
 import csv
 import io
 import json
+import os
 import random
 import re
 import subprocess
@@ -284,8 +285,8 @@ def test_detect():
           ["42", "router@docker", "http://10.0.0.2:80", "3ms"], short(result.stdout))
     # One file, every format, lines shuffled; chunks of a few lines handed
     # to threads: each line is found on its own.
-    seed = random.randrange(1 << 30)
-    print("detect: seed %d" % seed)
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("detect: seed %d (PCT_TEST_SEED repeats it)" % seed)
     rng = random.Random(seed)
     lines = [s for s in SAMPLES for _ in range(3)] + [(None, None, "junk that is no log", None,
                                                        None, None)]
@@ -466,8 +467,78 @@ def test_spaces():
     check("raw spaces", b"x=1 2 HTTP/2" in result.stdout, short(result.stdout))
 
 
+FORMAT_NAMES = ["auto", "combined", "common", "vhost_combined", "xff_combined", "envoy", "haproxy",
+                "alb", "elb", "squid", "cloudfront", "traefik", "json", "w3c"]
+
+
+def mutate(rng, line):
+    """The line with a few bytes changed, inserted or cut: quotes, escapes,
+    separators, controls, bytes that are not UTF-8."""
+    b = bytearray(line)
+    for _ in range(rng.randint(1, 6)):
+        op = rng.randrange(4)
+        at = rng.randrange(len(b) + 1)
+        piece = rng.choice([b'"', b"\\", b" ", b"\t", b"%", b"%2", b"%25", b"[", b"]", b"{", b"}",
+                            b"\x00", b"\x1b", b"\r", b"\xff", b"\xc2\x85", b"\\x22", b"=", b",",
+                            b"\\u00", b"?", b"#", b"%0A", b"%C3"])
+        if op == 0:
+            b[at:at] = piece
+        elif op == 1 and at < len(b):
+            del b[at:at + rng.randint(1, 8)]
+        elif op == 2:
+            b = b[:at]
+        else:
+            b[at:at + len(piece)] = piece
+    return bytes(b).replace(b"\n", b"")
+
+
+def test_mutations():
+    """Broken lines of every format in every mode: exit 0, one output line
+    per input line, no raw control byte, JSON and CSV that parse, TSV rows
+    of the same width."""
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("mutations: seed %d (PCT_TEST_SEED repeats it)" % seed)
+    rng = random.Random(seed)
+    base = [sample_bytes(s[2]) for s in SAMPLES] + [sample_bytes(TRAEFIK)]
+    lines = [mutate(rng, rng.choice(base)) for _ in range(300)] + base
+    rng.shuffle(lines)
+    data = b"\n".join(lines) + b"\n"
+    count = len(lines)
+    for fmt in FORMAT_NAMES:
+        for mode in [[], ["--json"], ["--tsv", "--fields", "format,remote,path,query,line"],
+                     ["--csv", "--fields", "format,path,query,agent,extra"], ["--raw-spaces"]]:
+            name = "mutations %s %s" % (fmt, " ".join(mode))
+            result = run_ok(name, ["--format", fmt, "--threads", "2", "--chunk-size", "2k"] + mode, data)
+            out = result.stdout
+            check(name + " (line count)", out.count(b"\n") == count,
+                  "in %d, out %d" % (count, out.count(b"\n")))
+            body = out.replace(b"\r\n", b"").replace(b"\n", b"")
+            if "--json" not in mode and "--csv" not in mode:
+                body = body.replace(b"\t", b"")
+            check(name + " (no raw controls)", not any(c < 0x20 or c == 0x7F for c in body),
+                  short(bytes(c for c in body if c < 0x20 or c == 0x7F)))
+            if "--json" in mode:
+                bad = [t for t in out.splitlines() if not _is_json_object(t)]
+                check(name + " (JSON)", not bad, repr(bad[:1]))
+            if "--tsv" in mode:
+                widths = set(t.count(b"\t") for t in out.splitlines())
+                check(name + " (TSV width)", widths == {4}, repr(widths))
+            if "--csv" in mode:
+                rows = list(csv.reader(io.StringIO(out.decode("utf-8", "replace"), newline="")))
+                check(name + " (CSV)", len(rows) == count and all(len(r) == 5 for r in rows),
+                      "%d rows" % len(rows))
+
+
+def _is_json_object(text):
+    try:
+        return isinstance(json.loads(text.decode("utf-8")), dict)
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
 GROUPS = {"formats": test_formats, "detect": test_detect, "w3c": test_w3c, "custom": test_custom,
-          "tables": test_tables, "strict": test_strict, "spaces": test_spaces}
+          "tables": test_tables, "strict": test_strict, "spaces": test_spaces,
+          "mutations": test_mutations}
 
 
 def set_pct(path):

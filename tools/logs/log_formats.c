@@ -138,13 +138,15 @@ int record_parse(int id, const char *s, size_t n, struct log_record *r,
 
 int record_detect(const char *s, size_t n, struct log_record *r, const struct log_config *cfg)
 {
-    static _Thread_local int last = -1; /* lines of one file: one format */
+    /* Lines of one file: one format, tried first. Not common and
+     * xff_combined: they take combined lines too, which must stay combined. */
+    static _Thread_local int last = -1;
     if (last >= 0 && record_parse(last, s, n, r, cfg))
         return 1;
     for (size_t i = 0; i < sizeof detect_order / sizeof *detect_order; i++) {
         int id = detect_order[i];
         if (id != last && record_parse(id, s, n, r, cfg)) {
-            last = id;
+            last = id == LF_COMMON || id == LF_XFF_COMBINED ? -1 : id;
             return 1;
         }
     }

@@ -347,6 +347,7 @@ static void line_record(struct worker *w, const char *s, size_t n, const struct 
 
 static void json_string(struct worker *w, struct span bytes)
 {
+    buf_reserve(w->out, 6 * bytes.n + 8); /* a field may be written more than once */
     put_raw(w, "\"", 1);
     put_mode(w, bytes.p, bytes.n, ESC_JSON);
     put_raw(w, "\"", 1);
@@ -354,6 +355,9 @@ static void json_string(struct worker *w, struct span bytes)
 
 static void json_key(struct worker *w, struct span name, const char *suffix)
 {
+    if (has_high_bytes(name.p, name.n)) /* JSON lines' keys: UTF-8 repaired */
+        name = decode_bytes(w, name, &w->ctx->keep_all, 0);
+    buf_reserve(w->out, 6 * name.n + 16);
     put_raw(w, ",\"", 2);
     put_mode(w, name.p, name.n, ESC_JSON);
     put_str(w, suffix);
@@ -566,13 +570,13 @@ static void json_record(struct worker *w, const struct log_record *r)
 static void table_value(struct worker *w, struct span v)
 {
     int csv = w->ctx->cfg.table == 'c';
-    char *o = w->out->data + w->out->len, *start;
+    buf_reserve(w->out, 4 * v.n + 8); /* --fields may name a field many times */
+    char *o = w->out->data + w->out->len;
     int quote = csv && v.n > 0 &&
                 (memchr(v.p, ',', v.n) != NULL || memchr(v.p, '"', v.n) != NULL || v.p[0] == ' ' ||
                  v.p[v.n - 1] == ' ');
     if (quote)
         *o++ = '"';
-    start = o;
     static const char hex[] = "0123456789abcdef";
     for (size_t i = 0; i < v.n; i++) {
         unsigned char c = (unsigned char)v.p[i];
@@ -597,7 +601,6 @@ static void table_value(struct worker *w, struct span v)
             *o++ = (char)c;
         }
     }
-    (void)start;
     if (quote)
         *o++ = '"';
     w->out->len = (size_t)(o - w->out->data);

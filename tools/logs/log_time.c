@@ -57,14 +57,21 @@ size_t log_time_iso(struct span date, struct span t, char *out)
 {
     static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
     if (date.n > 0) { /* W3C: 2026-03-14 and 06:00:00, UTC */
-        if (date.n != 10 || digits_at(date, 0, 4) < 0 || t.n < 8 || t.n > 20 ||
-            digits_at(t, 0, 2) < 0)
+        if (date.n != 10 || digits_at(date, 0, 4) < 0 || date.p[4] != '-' ||
+            digits_at(date, 5, 2) < 0 || date.p[7] != '-' || digits_at(date, 8, 2) < 0 || t.n < 8 ||
+            t.n > 20)
             return 0;
+        for (size_t i = 0; i < t.n; i++)
+            if ((t.p[i] < '0' || t.p[i] > '9') && t.p[i] != ':' && t.p[i] != '.')
+                return 0;
         int len = snprintf(out, LOG_ISO_MAX, "%.10sT%.*sZ", date.p, (int)t.n, t.p);
         return len > 0 && len < LOG_ISO_MAX ? (size_t)len : 0;
     }
     if (t.n >= 20 && t.n < LOG_ISO_MAX && digits_at(t, 0, 4) >= 0 && t.p[4] == '-' &&
-        t.p[10] == 'T') { /* already ISO 8601 */
+        t.p[10] == 'T') { /* already ISO 8601: its characters only */
+        for (size_t i = 0; i < t.n; i++)
+            if (strchr("0123456789-+:.TZ", t.p[i]) == NULL || t.p[i] == '\0')
+                return 0;
         memcpy(out, t.p, t.n);
         return t.n;
     }
