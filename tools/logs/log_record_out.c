@@ -209,6 +209,11 @@ static struct span field_text(struct worker *w, const struct log_field *f, struc
 static struct span decode_bytes(struct worker *w, struct span t, const pct_set *keep,
                                 unsigned flags)
 {
+    /* Most fields: ASCII with nothing to decode, written as they are. */
+    if (!has_high_bytes(t.p, t.n) &&
+        (keep == &w->ctx->keep_all ||
+         (memchr(t.p, '%', t.n) == NULL && (!(flags & PCT_PLUS) || memchr(t.p, '+', t.n) == NULL))))
+        return t;
     char *o = room(w, B_DECODED, t.n);
     unsigned utf8 = w->ctx->cfg.bytes ? 0 : PCT_UTF8_REPLACE;
     pct_result r = pct_decode_except(t.p, t.n, o, keep, flags | utf8);

@@ -1,6 +1,5 @@
 /* log_time.c - access log times as ISO 8601. */
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "log_time.h"
@@ -16,6 +15,20 @@ static int digits_at(struct span t, size_t at, size_t count)
         v = v * 10 + (t.p[i] - '0');
     }
     return v;
+}
+
+/* v as count decimal digits at o (snprintf is slow for every line). */
+static char *put_digits(char *o, int v, int count)
+{
+    for (int i = count - 1; i >= 0; i--, v /= 10)
+        o[i] = (char)('0' + v % 10);
+    return o + count;
+}
+
+static char *put_text(char *o, const char *p, size_t n)
+{
+    memcpy(o, p, n);
+    return o + n;
 }
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's). */
@@ -47,10 +60,26 @@ static size_t from_unix(struct span t, char *out)
     int y, m, d;
     civil_from_days(secs / 86400, &y, &m, &d);
     int sod = (int)(secs % 86400);
-    int len =
-        snprintf(out, LOG_ISO_MAX, "%04d-%02d-%02dT%02d:%02d:%02d%s%.*sZ", y, m, d, sod / 3600,
-                 sod / 60 % 60, sod % 60, frac_n > 0 ? "." : "", (int)frac_n, t.p + frac);
-    return len > 0 && len < LOG_ISO_MAX ? (size_t)len : 0;
+    if (y > 9999)
+        return 0;
+    char *o = out;
+    o = put_digits(o, y, 4);
+    *o++ = '-';
+    o = put_digits(o, m, 2);
+    *o++ = '-';
+    o = put_digits(o, d, 2);
+    *o++ = 'T';
+    o = put_digits(o, sod / 3600, 2);
+    *o++ = ':';
+    o = put_digits(o, sod / 60 % 60, 2);
+    *o++ = ':';
+    o = put_digits(o, sod % 60, 2);
+    if (frac_n > 0) {
+        *o++ = '.';
+        o = put_text(o, t.p + frac, frac_n);
+    }
+    *o++ = 'Z';
+    return (size_t)(o - out);
 }
 
 size_t log_time_iso(struct span date, struct span t, char *out)
@@ -64,8 +93,11 @@ size_t log_time_iso(struct span date, struct span t, char *out)
         for (size_t i = 0; i < t.n; i++)
             if ((t.p[i] < '0' || t.p[i] > '9') && t.p[i] != ':' && t.p[i] != '.')
                 return 0;
-        int len = snprintf(out, LOG_ISO_MAX, "%.10sT%.*sZ", date.p, (int)t.n, t.p);
-        return len > 0 && len < LOG_ISO_MAX ? (size_t)len : 0;
+        char *o = put_text(out, date.p, 10);
+        *o++ = 'T';
+        o = put_text(o, t.p, t.n);
+        *o++ = 'Z';
+        return (size_t)(o - out);
     }
     if (t.n >= 20 && t.n < LOG_ISO_MAX && digits_at(t, 0, 4) >= 0 && t.p[4] == '-' &&
         t.p[10] == 'T') { /* already ISO 8601: its characters only */
@@ -83,22 +115,33 @@ size_t log_time_iso(struct span date, struct span t, char *out)
                 mon = months + 3 * k;
         int day = digits_at(t, 0, 2), year = digits_at(t, 7, 4);
         if (mon == NULL || day < 0 || year < 0 || digits_at(t, 12, 2) < 0 ||
-            digits_at(t, 15, 2) < 0 || digits_at(t, 18, 2) < 0)
+            digits_at(t, 15, 2) < 0 || digits_at(t, 18, 2) < 0 || t.p[14] != ':' || t.p[17] != ':')
             return 0;
         size_t i = 20, ms = 0;
         if (i < t.n && t.p[i] == '.')
             for (i++, ms = i; i < t.n && t.p[i] >= '0' && t.p[i] <= '9';)
                 i++;
-        char zone[8] = "";
-        if (t.n - i == 6 && t.p[i] == ' ' && (t.p[i + 1] == '+' || t.p[i + 1] == '-') &&
-            digits_at(t, i + 2, 4) >= 0)
-            snprintf(zone, sizeof zone, "%c%.2s:%.2s", t.p[i + 1], t.p + i + 2, t.p + i + 4);
-        else if (i != t.n)
+        int zone = t.n - i == 6 && t.p[i] == ' ' && (t.p[i + 1] == '+' || t.p[i + 1] == '-') &&
+                   digits_at(t, i + 2, 4) >= 0;
+        if (!zone && i != t.n)
             return 0;
-        int len = snprintf(out, LOG_ISO_MAX, "%04d-%02d-%02dT%.8s%s%.*s%s", year,
-                           (int)((mon - months) / 3 + 1), day, t.p + 12, ms ? "." : "",
-                           ms ? (int)(i - ms) : 0, ms ? t.p + ms : "", zone);
-        return len > 0 && len < LOG_ISO_MAX ? (size_t)len : 0;
+        char *o = put_digits(out, year, 4);
+        *o++ = '-';
+        o = put_digits(o, (int)((mon - months) / 3 + 1), 2);
+        *o++ = '-';
+        o = put_digits(o, day, 2);
+        *o++ = 'T';
+        o = put_text(o, t.p + 12, 8);
+        if (ms > 0) {
+            *o++ = '.';
+            o = put_text(o, t.p + ms, i - ms > 9 ? 9 : i - ms);
+        }
+        if (zone) {
+            o = put_text(o, t.p + i + 1, 3);
+            *o++ = ':';
+            o = put_text(o, t.p + i + 4, 2);
+        }
+        return (size_t)(o - out);
     }
     return from_unix(t, out);
 }
