@@ -467,7 +467,10 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     job->out.len = 0;
     w->out = &job->out;
     w->st = &job->st;
-    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD;
+    /* A decoded space is \x20 (unless --raw-spaces): the line splits into the
+     * same fields, inside quotes too (awk field numbers stay right). */
+    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD ||
+                (!w->ctx->cfg.raw_spaces && !w->ctx->cfg.json);
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
     /* JSON, --raw: no text written as put_undecoded writes it. */
