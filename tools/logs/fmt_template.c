@@ -368,7 +368,7 @@ static int field_fits(const struct template_item *it, struct span v)
 }
 
 /* Trailing fields: "quoted", [bracketed], key=value (named by key), bare. */
-static int add_trailing(struct log_record *r, const char *p, const char *e)
+int template_add_trailing(struct log_record *r, const char *p, const char *e)
 {
     while (p < e) {
         while (p < e && (*p == ' ' || *p == '\t'))
@@ -438,7 +438,7 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
     }
     if (p < e && *p != ' ' && *p != '\t')
         return 0;
-    return add_trailing(r, p, e);
+    return template_add_trailing(r, p, e);
 }
 
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r)

@@ -44,4 +44,8 @@ enum template_syntax template_guess_syntax(const char *text);
  * by their key, others unnamed. */
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r);
 
+/* The fields of [p, e) after a format's own (see template_match); 0 when
+ * the record is full. */
+int template_add_trailing(struct log_record *r, const char *p, const char *e);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt_template.h"
 #include "log_formats.h"
 #include "log_record_out.h"
 #include "log_time.h"
@@ -22,6 +23,40 @@ static const char *const default_fields[] = {"format", "remote", "time",  "metho
 static char table_list[1024]; /* --fields, read-only once the threads start */
 static const char *table_names[TABLE_MAX_FIELDS];
 static int table_count;
+/* What each column is, found once: the request's parts, or a field. */
+enum column {
+    COL_FIELD,
+    COL_METHOD,
+    COL_PATH,
+    COL_QUERY,
+    COL_PROTOCOL,
+    COL_ORIGIN,
+    COL_FORMAT,
+    COL_LINE,
+    COL_ISO
+};
+static unsigned char table_columns[TABLE_MAX_FIELDS];
+/* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a C1
+ * lead (and '"', ','). */
+static struct log_scan table_scan[2];
+
+static void table_columns_find(void)
+{
+    static const char *const parts[] = {"",         "method", "path",   "query",
+                                        "protocol", "origin", "format", "line"};
+    for (int i = 0; i < table_count; i++) {
+        const char *name = table_names[i];
+        size_t len = strlen(name);
+        table_columns[i] = COL_FIELD;
+        for (int k = 1; k < (int)(sizeof parts / sizeof *parts); k++)
+            if (strcmp(name, parts[k]) == 0)
+                table_columns[i] = (unsigned char)k;
+        if (len > 4 && strcmp(name + len - 4, "_iso") == 0)
+            table_columns[i] = COL_ISO;
+    }
+    log_scan_init(&table_scan[0], 0x20, 0, "\\\x7f\xc2");
+    log_scan_init(&table_scan[1], 0x20, 0, "\\\x7f\xc2\",");
+}
 
 const char *table_fields_set(const char *list)
 {
@@ -29,6 +64,7 @@ const char *table_fields_set(const char *list)
     if (list == NULL) {
         for (size_t i = 0; i < sizeof default_fields / sizeof *default_fields; i++)
             table_names[table_count++] = default_fields[i];
+        table_columns_find();
         return NULL;
     }
     if (strlen(list) >= sizeof table_list)
@@ -50,6 +86,7 @@ const char *table_fields_set(const char *list)
             break;
         p = comma + 1;
     }
+    table_columns_find();
     return NULL;
 }
 
@@ -576,6 +613,12 @@ static void table_value(struct worker *w, struct span v)
 {
     int csv = w->ctx->cfg.table == 'c';
     buf_reserve(w->out, 4 * v.n + 8); /* --fields may name a field many times */
+    size_t clean = log_scan_find(&table_scan[csv], v.p, 0, v.n);
+    int edge_space = csv && v.n > 0 && (v.p[0] == ' ' || v.p[v.n - 1] == ' ');
+    if (clean == v.n && !edge_space) { /* most values: nothing to escape */
+        put_raw(w, v.p, v.n);
+        return;
+    }
     char *o = w->out->data + w->out->len;
     int quote = csv && v.n > 0 &&
                 (memchr(v.p, ',', v.n) != NULL || memchr(v.p, '"', v.n) != NULL || v.p[0] == ' ' ||
@@ -638,15 +681,9 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
 }
 
 /* Puts the value of a request-derived column; 0 if it is not one. */
-static int table_url_part(struct worker *w, const struct log_record *r, const char *name)
+static int table_url_part(struct worker *w, const struct log_record *r, const char *name, int which)
 {
-    int which = strcmp(name, "method") == 0     ? 1
-                : strcmp(name, "path") == 0     ? 2
-                : strcmp(name, "query") == 0    ? 3
-                : strcmp(name, "protocol") == 0 ? 4
-                : strcmp(name, "origin") == 0   ? 5
-                                                : 0;
-    if (which == 0)
+    if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
     const struct log_field *plain = record_find(r, name);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
@@ -671,9 +708,10 @@ static int table_url_part(struct worker *w, const struct log_record *r, const ch
         table_null(w);
         return 1;
     }
-    if (which == 1 || which == 4) {
-        struct span v = which == 1 ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
-                                   : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
+    if (which == COL_METHOD || which == COL_PROTOCOL) {
+        struct span v = which == COL_METHOD
+                            ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
+                            : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
         if (v.n == 0)
             table_null(w);
         else
@@ -683,9 +721,9 @@ static int table_url_part(struct worker *w, const struct log_record *r, const ch
     struct span u = field_text(w, f, target); /* below, only B_DECODED is written */
     size_t origin = origin_length(u);
     const char *q = memchr(u.p + origin, '?', u.n - origin);
-    if (which == 5)
+    if (which == COL_ORIGIN)
         table_value(w, span_of(u.p, u.p + origin));
-    else if (which == 2)
+    else if (which == COL_PATH)
         table_value(w, decode_bytes(w, span_of(u.p + origin, q != NULL ? q : u.p + u.n),
                                     path_keep(w), path_flags(w)));
     else if (q == NULL)
@@ -699,20 +737,20 @@ static int table_url_part(struct worker *w, const struct log_record *r, const ch
 }
 
 static void table_column(struct worker *w, const char *s, size_t n, const struct log_record *r,
-                         const char *name)
+                         const char *name, int column)
 {
-    if (strcmp(name, "format") == 0) {
+    if (column == COL_FORMAT) {
         put_str(w, log_format_name(r->format));
         return;
     }
-    if (strcmp(name, "line") == 0) {
+    if (column == COL_LINE) {
         table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
         return;
     }
-    if (table_url_part(w, r, name))
+    if (table_url_part(w, r, name, column))
         return;
-    size_t len = strlen(name);
-    if (len > 4 && strcmp(name + len - 4, "_iso") == 0) {
+    if (column == COL_ISO) {
+        size_t len = strlen(name);
         for (int i = 0; i < r->n; i++) {
             const struct log_field *f = &r->f[i];
             if (f->kind == K_TIME && f->name.n == len - 4 &&
@@ -747,7 +785,7 @@ static void table_record(struct worker *w, const char *s, size_t n, const struct
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
-        table_column(w, s, n, r, table_names[i]);
+        table_column(w, s, n, r, table_names[i], table_columns[i]);
     }
 }
 
@@ -758,9 +796,9 @@ void table_unparsed(struct worker *w, const char *s, size_t n, int directive)
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
-        if (strcmp(table_names[i], "format") == 0)
+        if (table_columns[i] == COL_FORMAT)
             put_str(w, directive ? "directive" : "unparsed");
-        else if (strcmp(table_names[i], "line") == 0)
+        else if (table_columns[i] == COL_LINE)
             table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
         else
             table_null(w);
@@ -783,11 +821,48 @@ static void write_record(struct worker *w, const char *s, size_t n, const struct
         line_record(w, s, n, r);
 }
 
+/* A combined or common line as the fast path parsed it, as a record. */
+static int record_from_access(const char *s, size_t n, const struct access *a, int common,
+                              struct log_record *r)
+{
+    r->n = 0;
+    r->names_len = 0;
+    r->format = a->has_ra && !common ? LF_COMBINED : LF_COMMON;
+    /* parse_access: "remote ident user [time]", single spaces */
+    const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
+    const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
+    if (space == NULL)
+        return 0;
+    record_add(r, "remote", a->remote, K_TEXT, FQ_BARE);
+    record_add(r, "ident", span_of(ident, space), K_TEXT, FQ_BARE);
+    record_add(r, "user", span_of(space + 1, user_end), K_TEXT, FQ_BARE);
+    record_add(r, "time", a->time, K_TIME, FQ_BARE);
+    record_add(r, "request", a->request, K_REQUEST, FQ_QUOTED);
+    record_add(r, "status", a->status, K_NUMBER, FQ_BARE);
+    record_add(r, "bytes", a->bytes, K_NUMBER, FQ_BARE);
+    const char *rest = a->bytes.p + a->bytes.n;
+    if (r->format == LF_COMBINED) {
+        record_add(r, "referer", a->referer, K_REFERER, FQ_QUOTED);
+        record_add(r, "agent", a->agent, K_TEXT, FQ_QUOTED);
+        rest = a->agent.p + a->agent.n + 1;
+    }
+    return template_add_trailing(r, rest, s + n);
+}
+
 int record_process(struct worker *w, const char *s, size_t n, enum format fmt)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     struct log_record r;
+    struct access a;
     int ok;
+    /* Combined and common: the fast path's parser first (it takes what
+     * line output takes). */
+    if ((fmt == FMT_AUTO || fmt == FMT_COMBINED || fmt == FMT_COMMON) &&
+        parse_access(s, n, &a, 1) && (fmt != FMT_COMBINED || a.has_ra) &&
+        record_from_access(s, n, &a, fmt == FMT_COMMON, &r)) {
+        write_record(w, s, n, &r);
+        return 1;
+    }
     if (fmt == FMT_RECORD)
         ok = record_parse(cfg->record_format, s, n, &r, cfg);
     else if (fmt == FMT_COMBINED)
