@@ -195,7 +195,8 @@ SAMPLES = [
      {"format": "json", "level": "info", "ts": 1773468008.5, "request.remote_ip": "192.0.2.88",
       "request.method": "GET", "path": "/caf\u00e9", "query": [["q", "a b"], ["x", "&"]],
       "status": 200, "size": 12},
-     ["json", None, None, None, "/caf\u00e9", "q=a b&x=%26", "200", None, None, None]),
+     ["json", "192.0.2.88", "1773468008.5", "GET", "/caf\u00e9", "q=a b&x=%26", "200", "12", None,
+      '["curl/8.5.0"]']),
     ("nginx escape=json", "json",
      '{"time_local":"14/Mar/2026:06:00:10 +0000","remote_addr":"192.0.2.90",'
      '"request":"GET /d%C3%A9j%C3%A0?a=%22x%22 HTTP/1.1","status":"200",'
@@ -206,7 +207,8 @@ SAMPLES = [
      {"format": "json", "remote_addr": "192.0.2.90", "method": "GET", "path": "/d\u00e9j\u00e0",
       "query": [["a", '"x"']], "protocol": "HTTP/1.1", "status": "200",
       "http_user_agent": 'curl/8.5.0 "q"'},
-     ["json", None, None, "GET", "/d\u00e9j\u00e0", 'a="x"', "200", None, None, None]),
+     ["json", "192.0.2.90", "14/Mar/2026:06:00:10 +0000", "GET", "/d\u00e9j\u00e0", 'a="x"', "200",
+      None, None, 'curl/8.5.0 "q"']),
     ("traefik json", "json",
      '{"ClientHost":"192.0.2.91","RequestMethod":"GET","RequestPath":"/t%20p?x=%E2%9C%93",'
      '"DownstreamStatus":200,"time":"2026-03-14T06:00:11Z"}',
@@ -214,7 +216,8 @@ SAMPLES = [
      '"DownstreamStatus":200,"time":"2026-03-14T06:00:11Z"}',
      {"format": "json", "ClientHost": "192.0.2.91", "path": "/t p", "query": [["x", "\u2713"]],
       "DownstreamStatus": 200},
-     ["json", None, "2026-03-14T06:00:11Z", None, "/t p", "x=\u2713", None, None, None, None]),
+     ["json", "192.0.2.91", "2026-03-14T06:00:11Z", "GET", "/t p", "x=\u2713", "200", None, None,
+      None]),
 ]
 
 # Traefik's CLF: in auto mode a combined line with trailing fields; by name,

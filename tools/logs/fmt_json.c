@@ -153,6 +153,36 @@ static struct log_field *find_field(struct log_record *r, const char *name)
     return NULL;
 }
 
+/* The keys Caddy, Traefik and nginx (escape=json, by its variables' names)
+ * give the fields the other formats share. */
+static const struct {
+    const char *name;
+    const char *keys[6];
+} aliases[] = {
+    {"remote",
+     {"request.remote_ip", "request.client_ip", "ClientHost", "ClientAddr", "remote_addr"}},
+    {"time", {"ts", "time", "StartUTC", "time_local", "time_iso8601", "timestamp"}},
+    {"method", {"request.method", "RequestMethod", "request_method"}},
+    {"status", {"DownstreamStatus", "status"}},
+    {"bytes", {"size", "DownstreamContentSize", "body_bytes_sent", "bytes_sent"}},
+    {"referer", {"request.headers.Referer", "request_Referer", "http_referer"}},
+    {"agent", {"request.headers.User-Agent", "request_User-Agent", "http_user_agent"}},
+};
+
+const struct log_field *json_line_field(const struct log_record *r, const char *name)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++) {
+        if (strcmp(aliases[i].name, name) != 0)
+            continue;
+        for (int k = 0; k < 6 && aliases[i].keys[k] != NULL; k++) {
+            const struct log_field *f = record_find(r, aliases[i].keys[k]);
+            if (f != NULL)
+                return f;
+        }
+    }
+    return NULL;
+}
+
 int json_line_parse(const char *s, size_t n, struct log_record *r, const char *key)
 {
     const char *e = s + n, *p = skip_ws(s, e);

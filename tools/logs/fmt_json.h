@@ -12,4 +12,8 @@
  * (at key, a dotted path; NULL: the usual keys). */
 int json_line_parse(const char *s, size_t n, struct log_record *r, const char *key);
 
+/* The field of a JSON line that holds what the other formats call name
+ * (remote, time, method, status, bytes, referer, agent), or NULL. */
+const struct log_field *json_line_field(const struct log_record *r, const char *name);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt_json.h"
 #include "fmt_template.h"
 #include "log_formats.h"
 #include "log_record_out.h"
@@ -660,6 +661,13 @@ static void table_null(struct worker *w)
         put_raw(w, "\\N", 2);
 }
 
+/* A column's field: by its name, or in JSON lines by the usual keys. */
+static const struct log_field *table_find(const struct log_record *r, const char *name)
+{
+    const struct log_field *f = record_find(r, name);
+    return f == NULL && r->format == LF_JSON ? json_line_field(r, name) : f;
+}
+
 /* The URL-bearing field of a record and its target. */
 static const struct log_field *record_url(const struct log_record *r, struct span *target,
                                           struct span *rest)
@@ -685,7 +693,7 @@ static int table_url_part(struct worker *w, const struct log_record *r, const ch
 {
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
-    const struct log_field *plain = record_find(r, name);
+    const struct log_field *plain = table_find(r, name);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
         if (span_is(plain->v, "-") || plain->v.n == 0) {
             table_null(w);
@@ -768,7 +776,7 @@ static void table_column(struct worker *w, const char *s, size_t n, const struct
             }
         }
     }
-    const struct log_field *f = record_find(r, name);
+    const struct log_field *f = table_find(r, name);
     if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
         table_null(w);
         return;
