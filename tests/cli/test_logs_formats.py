@@ -158,11 +158,12 @@ SAMPLES = [
      '1773468007.123    123 192.0.2.77 TCP_MISS/200 1234 GET http://www.example.com/a\\x20b?q=\u00e9 '
      '- HIER_DIRECT/203.0.113.5 text/html',
      {"format": "squid", "time": "1773468007.123", "time_iso": "2026-03-14T06:00:07.123Z",
-      "duration": 123, "remote": "192.0.2.77", "result": "TCP_MISS/200", "bytes": 1234,
+      "duration": 123, "remote": "192.0.2.77", "cache_result": "TCP_MISS", "status": 200,
+      "bytes": 1234,
       "method": "GET", "origin": "http://www.example.com", "path": "/a b",
       "query": [["q", "\u00e9"]], "user": None, "hierarchy": "HIER_DIRECT/203.0.113.5",
       "content_type": "text/html"},
-     ["squid", "192.0.2.77", "1773468007.123", "GET", "/a b", "q=\u00e9", None, "1234", None,
+     ["squid", "192.0.2.77", "1773468007.123", "GET", "/a b", "q=\u00e9", "200", "1234", None,
       None]),
     ("cloudfront (no header)", "cloudfront",
      "2026-03-14\t06:00:11\tIAD89-C1\t3260\t192.0.2.111\tGET\td111111abcdef8.cloudfront.net\t"
@@ -397,6 +398,14 @@ def test_custom():
     obj = json.loads(result.stdout)
     check("nginx $uri$is_args$args", obj.get("path") == "/x y" and obj.get("query") == [["k", "v"]],
           short(result.stdout))
+    # A field other than a time or a list ends at a space: the ':' of a later
+    # field is not taken for the one after the host.
+    result = run_ok("host:port", ["--log-format", "$host:$server_port $remote_addr \"$request\"", "--json"],
+                    b'www.example.com 192.0.2.24 "GET /a:b HTTP/1.1"\nwww.example.com:8080 192.0.2.24 "GET /a%3Ab HTTP/1.1"\n')
+    objs = [json.loads(t) for t in result.stdout.splitlines()]
+    check("host:port without the port: unparsed", "unparsed" in objs[0], short(result.stdout))
+    check("host:port", objs[1].get("host") == "www.example.com" and objs[1].get("port") == 8080
+          and objs[1].get("path") == "/a:b", short(result.stdout))
     # A line of another format: unparsed, passed through.
     result = run_ok("custom unparsed", ["--log-format", apache], b"not this format\n")
     check("custom unparsed", result.stdout == b"not this format\n")

@@ -330,7 +330,15 @@ static const char *field_end(const struct template_item *it, const char *next, c
         }
         return q < e && (*after = match_lit(q, e, next)) != NULL ? q : NULL;
     }
-    for (const char *q = p; (q = memchr(q, next[0], (size_t)(e - q))) != NULL; q++)
+    /* A time ("[10/Oct/2000:13:55:36 -0700]") or a list may hold spaces;
+     * other fields end at one. */
+    const char *limit = p;
+    if (it->kind == K_TIME || it->kind == K_LIST)
+        limit = e;
+    else
+        while (limit < e && *limit != ' ' && *limit != '\t')
+            limit++;
+    for (const char *q = p; (q = memchr(q, next[0], (size_t)(limit - q))) != NULL; q++)
         if ((*after = match_lit(q, e, next)) != NULL)
             return q;
     return NULL;

@@ -65,7 +65,7 @@ static const struct format_def defs[LF_COUNT] = {
         "${backend_status_code:n} ${bytes_received:n} ${bytes:n} \"$request\" \"${agent}\" "
         "${ssl_cipher} ${ssl_protocol}", SYNTAX_NGINX, 0, 0},
     [LF_SQUID] = {"squid", NULL,
-        "${time:T} ${duration:n} ${remote} ${result} ${bytes:n} ${method} ${url:u} ${user} "
+        "${time:T} ${duration:n} ${remote} ${cache_result}/${status:n} ${bytes:n} ${method} ${url:u} ${user} "
         "${hierarchy} ${content_type}", SYNTAX_NGINX, 0, 0},
     [LF_TRAEFIK] = {"traefik", NULL,
         "$remote_addr ${ident} $remote_user [$time_local] \"$request\" $status $body_bytes_sent "
