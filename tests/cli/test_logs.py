@@ -287,6 +287,9 @@ def check_json(name, out):
             ok &= len(obj) == 1
         elif "line" in obj:  # --field
             ok &= {"path", "query", "line"} == set(obj)
+        elif "format" in obj:  # a record: every field of its format
+            ok &= "path" in obj and isinstance(obj.get("query", []), list) and all(
+                isinstance(p, list) and len(p) == 2 for p in obj.get("query", []))
         else:
             ok &= set(obj) == keys and isinstance(obj["query"], list) and all(
                 isinstance(p, list) and len(p) == 2 for p in obj["query"])
@@ -336,7 +339,8 @@ def test_json():
     w3c = b"#Fields: date c-ip cs-uri-stem time sc-status\n2026-03-14 1.2.3.4 /a 06:00:00 007\n"
     result = run_ok("json w3c", ["--json"], w3c)
     obj = json.loads(result.stdout.splitlines()[1])
-    check("json w3c time is date and time", obj["time"] == "2026-03-14 06:00:00", short(result.stdout))
+    check("json w3c date, time, time_iso", obj["date"] == "2026-03-14" and obj["time"] == "06:00:00"
+          and obj["time_iso"] == "2026-03-14T06:00:00Z", short(result.stdout))
     check("json w3c status 007 a string", obj["status"] == "007", short(result.stdout))
 
 

@@ -351,6 +351,17 @@ def test_w3c():
            b"2026-03-14 06:00:00 198.51.100.1 GET /caf%u00E9/a%20b x=%u2713&y=1 443 192.0.2.5 Mozilla/5.0+(Windows) 200\n"
            b"#Fields: date time c-ip cs-uri-stem sc-status\n"
            b"2026-03-14 06:00:01 192.0.2.6 /second%09tab 404\n")
+    result = run_ok("iis json", ["--json"], iis)
+    objs = [json.loads(t) for t in result.stdout.splitlines()]
+    check("iis json directives", objs[0] == {"directive": iis.splitlines()[0].decode()}, short(result.stdout))
+    for key, value in [("format", "w3c"), ("date", "2026-03-14"), ("time", "06:00:00"),
+                       ("time_iso", "2026-03-14T06:00:00Z"), ("server_ip", "198.51.100.1"),
+                       ("method", "GET"), ("path", "/caf\u00e9/a b"), ("query", [["x", "\u2713"], ["y", "1"]]),
+                       ("port", 443), ("remote", "192.0.2.5"), ("agent", "Mozilla/5.0+(Windows)"),
+                       ("status", 200)]:
+        check("iis json %s" % key, objs[2].get(key, "(absent)") == value, "got %r" % objs[2].get(key, "(absent)"))
+    check("iis json: second #Fields: layout", objs[4].get("path") == "/second\ttab" and objs[4].get("status") == 404
+          and "method" not in objs[4], short(result.stdout))
     result = run_ok("iis tsv", ["--tsv", "--fields", "format,remote,time_iso,path,query,status,port"], iis)
     want = ("directive\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\n" * 2 +
             "w3c\t192.0.2.5\t2026-03-14T06:00:00Z\t/caf\u00e9/a b\tx=\u2713&y=1\t200\t443\n" +

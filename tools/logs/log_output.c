@@ -286,51 +286,6 @@ static void line_w3c(struct worker *w, const char *s, size_t n, const struct spa
     put_undecoded(w, done, (size_t)(s + n - done));
 }
 
-static struct span field_or_empty(const struct span *f, int i)
-{
-    struct span none = {"", 0};
-    return i >= 0 ? f[i] : none;
-}
-
-static void json_w3c(struct worker *w, const struct span *f, const struct w3c_layout *l)
-{
-    const struct log_config *cfg = &w->ctx->cfg;
-    put_str(w, "{\"remote\":");
-    put_json_opt(w, field_or_empty(f, l->c_ip), l->c_ip >= 0);
-    put_str(w, ",\"time\":");
-    if (l->date >= 0 && l->time >= 0) { /* "date time", whatever the columns between */
-        put_raw(w, "\"", 1);
-        put_json_text(w, f[l->date]);
-        put_raw(w, " ", 1);
-        put_json_text(w, f[l->time]);
-        put_raw(w, "\"", 1);
-    } else {
-        put_json_opt(w, field_or_empty(f, l->time), l->time >= 0);
-    }
-    put_str(w, ",\"method\":");
-    put_json_opt(w, field_or_empty(f, l->method), l->method >= 0);
-    put_raw(w, ",", 1);
-    if (l->stem >= 0) {
-        put_str(w, "\"path\":");
-        put_json_decoded(w, f[l->stem], cfg->decode_slash ? NULL : &w->ctx->keep_path,
-                         path_flags(w));
-    } else {
-        put_str(w, "\"path\":null");
-    }
-    put_raw(w, ",", 1);
-    struct span q = field_or_empty(f, l->query);
-    put_json_query(w, q, l->query >= 0 && !span_is(q, "-"));
-    put_str(w, ",\"status\":");
-    put_json_number(w, field_or_empty(f, l->status), l->status >= 0);
-    put_str(w, ",\"bytes\":");
-    put_json_number(w, field_or_empty(f, l->bytes), l->bytes >= 0);
-    put_str(w, ",\"referer\":");
-    put_json_referer(w, field_or_empty(f, l->referer), l->referer >= 0);
-    put_str(w, ",\"agent\":");
-    put_json_opt(w, field_or_empty(f, l->agent), l->agent >= 0);
-    put_raw(w, "}", 1);
-}
-
 static void put_unparsed(struct worker *w, const char *s, size_t n)
 {
     const struct log_config *cfg = &w->ctx->cfg;
@@ -375,13 +330,11 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
             put_unparsed(w, s, n);
             return;
         }
-        if (layout->cloudfront || cfg->table)
+        if (layout->cloudfront || cfg->table || cfg->json) /* JSON: every field */
             record_process_w3c(w, s, n, f, count, layout);
-        else if (cfg->json)
-            json_w3c(w, f, layout);
         else
             line_w3c(w, s, n, f, layout);
-        if (!layout->cloudfront && !cfg->table)
+        if (!layout->cloudfront && !cfg->table && !cfg->json)
             w->st->formats[LF_W3C]++;
     } else if (fmt == FMT_RECORD || cfg->table) {
         if (!record_process(w, s, n, fmt)) {
