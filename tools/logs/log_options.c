@@ -17,7 +17,8 @@ static void print_logs_help(void)
 {
     fputs("Usage: pct logs [OPTION...] [FILE...]\n"
           "Decode the URLs in web server access logs: each line is written with its\n"
-          "request target decoded (or as JSON). Without FILE, or with '-': stdin.\n"
+          "request target decoded (or as JSON, TSV or CSV). Without FILE, or with '-':\n"
+          "stdin.\n"
           "\n"
           "Formats:\n"
           "  --format NAME      the log's format (default auto: found per file, and per\n"
