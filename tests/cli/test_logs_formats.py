@@ -417,6 +417,12 @@ def test_custom():
     check("host:port without the port: unparsed", "unparsed" in objs[0], short(result.stdout))
     check("host:port", objs[1].get("host") == "www.example.com" and objs[1].get("port") == 8080
           and objs[1].get("path") == "/a:b", short(result.stdout))
+    # Directives with an argument that is not a header's name: %{c}a, %{ms}T.
+    result = run_ok("apache %{c}a", ["--log-format", '%{c}a %t %{ms}T "%r"', "--json"],
+                    b'192.0.2.25 [14/Mar/2026:06:00:00 +0000] 12 "GET /x%20y HTTP/1.1"\n')
+    obj = json.loads(result.stdout)
+    check("apache %{c}a %{ms}T", obj.get("remote") == "192.0.2.25" and obj.get("duration") == 12
+          and obj.get("path") == "/x y", short(result.stdout))
     # A line of another format: unparsed, passed through.
     result = run_ok("custom unparsed", ["--log-format", apache], b"not this format\n")
     check("custom unparsed", result.stdout == b"not this format\n")

@@ -87,7 +87,7 @@ static const char *lit_add(struct log_template *t, char c)
     struct template_item *it = &t->item[t->count];
     size_t n = strlen(it->lit);
     if (n + 1 >= sizeof it->lit)
-        return "literal text between two fields is too long (47 bytes at most)";
+        return "literal text between two fields is too long (95 bytes at most)";
     it->lit[n] = c;
     it->lit[n + 1] = '\0';
     return NULL;
@@ -229,7 +229,7 @@ static const char *compile_apache(struct log_template *t, const char *p)
                    (k = find_known(apache_headers, sizeof apache_headers / sizeof *apache_headers,
                                    arg, arg_n, 1)) != NULL) {
             error = field_add(t, k->name, strlen(k->name), k->kind);
-        } else if (arg != NULL) {
+        } else if (arg != NULL && strchr("ioCen", d) != NULL) { /* headers, cookies, notes */
             error = header_field(t, arg, arg_n, d == 'o' ? "resp_" : d == 'C' ? "cookie_" : "");
         } else if ((k = find_known(apache_fields, sizeof apache_fields / sizeof *apache_fields, &d,
                                    1, 0)) != NULL) {

@@ -13,7 +13,7 @@
 #define TEMPLATE_MAX_ITEMS 64
 
 struct template_item {
-    char lit[48];        /* literal text before the field (NUL-terminated) */
+    char lit[96];        /* literal text before the field (NUL-terminated) */
     char name[40];       /* the field's name; empty after the last field */
     unsigned char kind;  /* enum field_kind */
     unsigned char quote; /* enum field_quote: inside "..." or not */
