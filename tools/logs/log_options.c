@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "log_formats.h"
 #include "log_options.h"
-#include "log_record_out.h"
+#include "log_tsv.h"
 #include "log_util.h"
 #include "pct.h"
 

@@ -9,6 +9,7 @@
 #include "log_formats.h"
 #include "log_output.h"
 #include "log_record_out.h"
+#include "log_tsv.h"
 
 /* Text that is not decoded, inside a JSON string (UTF-8 repaired). Most
  * fields are ASCII with nothing to escape: one scan finds how much is

@@ -24,14 +24,4 @@ void record_process_w3c(struct worker *w, const char *s, size_t n, const struct 
  * with them, through the record). */
 int access_has_trailing(const char *s, size_t n, struct span agent);
 
-/* TSV/CSV: the row of a line that does not parse, or of a W3C directive:
- * "unparsed" or "directive", the line; the other fields missing. */
-void table_unparsed(struct worker *w, const char *s, size_t n, int directive);
-
-/* --fields: a comma-separated list checked and kept (NULL: the default).
- * Returns NULL or what is wrong. */
-const char *table_fields_set(const char *list);
-/* The header row (with its newline) into out; returns its length. */
-size_t table_header(char *out, size_t cap, int csv);
-
 #endif

@@ -8,10 +8,17 @@
  *   log_decompress.c  gzip and zstd input
  *   log_pipeline.c    chunks of whole lines, worker threads, in-order
  *                     output, long lines streamed, progress
- *   log_format.c      parsing lines of each format, format detection
+ *   log_format.c      parsing combined/common and W3C lines, W3C headers
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
- *   log_output.c      line and JSON writers, --stats
+ *   log_output.c      each line to its writer; combined/common line and JSON
+ *                     output, w3c line output; --stats
+ *   log_formats.c     the formats known by name, detection order
+ *   fmt_template.c    formats as templates: nginx and Apache format strings
+ *   fmt_json.c        JSON-lines logs
+ *   log_record*.c     a parsed line as named fields, and its line output;
+ *                     log_record_json.c its JSON, log_tsv.c TSV/CSV rows,
+ *                     log_field_text.c its fields' text, log_time.c ISO times
  *   log_scan.h/.c     finding the rare bytes that need work, 16 at a time
  *   log_util.c        buffers, spans (errors and writes: tools/cli.c)
  *
@@ -31,7 +38,7 @@
 #include "cli.h"
 #include "log_decode.h"
 #include "log_options.h"
-#include "log_record_out.h"
+#include "log_tsv.h"
 #include "log_output.h"
 #include "log_pipeline.h"
 #include "log_util.h"
