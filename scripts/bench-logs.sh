@@ -187,6 +187,9 @@ cores=$(nproc 2>/dev/null || echo 1)
 echo "measuring (best of $runs)..." >&2
 row "cat FILE > /dev/null (floor)" "$bytes" cat "$log"
 row "pct logs --threads 1" "$bytes" "$PCT_BIN" logs --threads 1 "$log"
+# The same with the format fixed: auto-detection (the default) must cost
+# next to nothing on a combined log.
+row "pct logs --threads 1 --format combined" "$bytes" "$PCT_BIN" logs --threads 1 --format combined "$log"
 row "pct logs --threads 2" "$bytes" "$PCT_BIN" logs --threads 2 "$log"
 # What 2 cores give at best here: two independent single-thread runs side by
 # side (twice the bytes), each on a log of its own (two copies), as two
@@ -196,6 +199,7 @@ row "2 x pct logs --threads 1 at once (2-core ceiling)" "$((2 * bytes))" \
     bash -c '"$1" logs --threads 1 "$2" >/dev/null & "$1" logs --threads 1 "$3" >/dev/null; wait' \
     _ "$PCT_BIN" "$log" "$copy"
 row "pct logs --threads 1 --json" "$bytes" "$PCT_BIN" logs --threads 1 --json "$log"
+row "pct logs --threads 1 --tsv" "$bytes" "$PCT_BIN" logs --threads 1 --tsv "$log"
 row "cat FILE | pct logs --threads 1 (pipe)" "$bytes" \
     bash -c 'cat "$2" | "$1" logs --threads 1' _ "$PCT_BIN" "$log"
 row "zcat FILE.gz | pct logs" "$bytes" bash -c 'zcat "$2" | "$1" logs' _ "$PCT_BIN" "$log.gz"

@@ -34,6 +34,11 @@ void worker_free(struct worker *w)
     free(w->scratch.data);
     free(w->escaped.data);
     w->scratch.data = w->escaped.data = NULL;
+    for (int i = 0; i < 3; i++) {
+        free(w->fmt_buf[i].data);
+        w->fmt_buf[i].data = NULL;
+        w->fmt_buf[i].cap = w->fmt_buf[i].len = 0;
+    }
 }
 
 int has_high_bytes(const char *src, size_t n)
