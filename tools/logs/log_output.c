@@ -9,7 +9,9 @@
 #include "log_formats.h"
 #include "log_output.h"
 #include "log_record_out.h"
+#include "log_time.h"
 #include "log_tsv.h"
+#include "log_field_text.h"
 
 /* Text that is not decoded, inside a JSON string (UTF-8 repaired). Most
  * fields are ASCII with nothing to escape: one scan finds how much is
@@ -213,35 +215,67 @@ static void line_access(struct worker *w, const char *s, size_t n, const struct 
     put_undecoded(w, done, (size_t)(s + n - done));
 }
 
+/* A combined or common line as JSON: the keys and values json_record
+ * (log_record_json.c) writes for the record of the same line, written
+ * straight from the parsed spans. Lines with log escapes to undo (a '\\')
+ * or trailing fields go through the record (process_line); the tests
+ * compare the two writers on random lines. */
 static void json_access(struct worker *w, const struct access *a)
 {
     struct span method, target;
     int ok = split_request(a->request, &method, &target);
-    put_str(w, "{\"remote\":");
-    put_json_raw(w, a->remote);
+    /* "remote ident user [time]": tokens ended by single spaces */
+    const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
+    const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
+    put_str(w, a->has_ra ? "{\"format\":\"combined\",\"remote\":"
+                         : "{\"format\":\"common\",\"remote\":");
+    put_json_opt(w, a->remote, a->remote.n > 0);
+    put_str(w, ",\"ident\":");
+    put_json_opt(w, span_of(ident, space), space > ident);
+    put_str(w, ",\"user\":");
+    put_json_opt(w, span_of(space + 1, user_end), user_end > space + 1);
     put_str(w, ",\"time\":");
-    put_json_raw(w, a->time);
-    put_str(w, ",\"method\":");
-    if (ok)
-        put_json_raw(w, method);
+    put_json_opt(w, a->time, a->time.n > 0);
+    char iso[LOG_ISO_MAX];
+    struct span none = {"", 0};
+    size_t iso_len = log_time_iso(none, a->time, iso);
+    put_str(w, ",\"time_iso\":");
+    if (iso_len > 0)
+        put_json_raw(w, span_of(iso, iso + iso_len));
     else
         put_str(w, "null");
-    put_raw(w, ",", 1);
+    put_str(w, ",\"method\":");
     if (ok) {
+        put_json_opt(w, method, 1);
+        size_t origin = origin_length(target);
+        if (origin > 0) {
+            put_str(w, ",\"origin\":");
+            put_json_raw(w, span_of(target.p, target.p + origin));
+            target = span_of(target.p + origin, target.p + target.n);
+        }
+        put_raw(w, ",", 1);
         put_json_url(w, target, 1);
+        const char *after = target.p + target.n, *request_end = a->request.p + a->request.n;
+        put_str(w, ",\"protocol\":");
+        if (after < request_end)
+            put_json_opt(w, span_of(after + 1, request_end), 1);
+        else
+            put_str(w, "null");
     } else {
-        put_str(w, "\"path\":");
-        put_json_raw(w, a->request);
-        put_str(w, ",\"query\":[]");
+        put_str(w, "null,\"path\":");
+        put_json_opt(w, a->request, 1);
+        put_str(w, ",\"query\":[],\"protocol\":null");
     }
     put_str(w, ",\"status\":");
     put_json_number(w, a->status, 1);
     put_str(w, ",\"bytes\":");
     put_json_number(w, a->bytes, 1);
-    put_str(w, ",\"referer\":");
-    put_json_referer(w, a->referer, a->has_ra);
-    put_str(w, ",\"agent\":");
-    put_json_opt(w, a->agent, a->has_ra);
+    if (a->has_ra) {
+        put_str(w, ",\"referer\":");
+        put_json_referer(w, a->referer, 1);
+        put_str(w, ",\"agent\":");
+        put_json_opt(w, a->agent, 1);
+    }
     put_raw(w, "}", 1);
 }
 
@@ -302,6 +336,17 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
     put_str(w, "{\"unparsed\":");
     put_json_raw(w, span_of(s, s + n));
     put_raw(w, "}", 1);
+}
+
+/* 1 if a combined or common line's JSON needs the record: it has fields
+ * after the last one of its format (nginx adds some), or a '\\' (log
+ * escapes such as \\" and \\x22 to undo). */
+static int json_through_record(const char *s, size_t n, const struct access *a, enum format fmt)
+{
+    int combined = a->has_ra && fmt != FMT_COMMON;
+    if (combined ? access_has_trailing(s, n, a->agent) : a->bytes.p + a->bytes.n != s + n)
+        return 1;
+    return memchr(s, '\\', n) != NULL;
 }
 
 /* One line without its terminator. FMT_AUTO: combined or common. */
@@ -372,9 +417,9 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
                 put_unparsed(w, s, n);
                 return;
             }
-        } else if (cfg->json && a.has_ra && fmt != FMT_COMMON &&
-                   access_has_trailing(s, n, a.agent) && record_process(w, s, n, fmt)) {
-            /* JSON: nginx's trailing fields too, through the record */
+        } else if (cfg->json && json_through_record(s, n, &a, fmt) &&
+                   record_process(w, s, n, fmt)) {
+            /* JSON: nginx's trailing fields, log escapes: through the record */
         } else {
             if (fmt == FMT_COMMON)
                 a.has_ra = 0;
