@@ -7,6 +7,9 @@
 
 #define JSON_MAX_DEPTH 8
 
+/* JSON null reads as a log's "-": no value. */
+static const char dash[] = "-";
+
 /* Keys that hold the request's URL, in the order they are looked for:
  * Caddy, Traefik, nginx (escape=json) and common hand-made formats. */
 static const char *const url_keys[] = {"request.uri", "RequestPath", "request_uri", "uri",
@@ -130,7 +133,7 @@ static const char *read_object(const char *p, const char *e, struct log_record *
                     f->v = span_of(v + 1, p - 1);
                     f->quote = FQ_JSON;
                 } else {
-                    f->v = span_is(span_of(v, p), "null") ? span_of("-", "-" + 1) : span_of(v, p);
+                    f->v = span_is(span_of(v, p), "null") ? span_of(dash, dash + 1) : span_of(v, p);
                     f->kind = *v == '-' || (*v >= '0' && *v <= '9') ? K_NUMBER : K_TEXT;
                     f->quote = FQ_BARE;
                 }
