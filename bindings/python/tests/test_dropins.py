@@ -165,10 +165,21 @@ def test_every_byte_value():
         same("unquote", escaped, "latin-1", errors)
 
 
-def test_unquote_utf8_text(rng):
-    """Long decoded text as UTF-8 (its own str builder in pct): ASCII runs of
-    every length around 16 and 64 between 2-, 3- and 4-byte characters,
-    sometimes an ill-formed sequence, each UTF-8 spelling and error handler."""
+@pytest.mark.parametrize("impl", pct.implementations())
+def test_unquote_utf8_text(rng, impl):
+    """Long decoded text as UTF-8 (its own str builder in pct, 32 bytes at a
+    time with the avx512 implementation): ASCII runs of every length around
+    16 and 64 between 2-, 3- and 4-byte characters, sometimes an ill-formed
+    sequence, each UTF-8 spelling and error handler."""
+    before = pct.implementation()
+    pct.use_implementation(impl)
+    try:
+        unquote_utf8_text(rng)
+    finally:
+        pct.use_implementation(before)
+
+
+def unquote_utf8_text(rng):
     chars = ["%C3%A9", "%C2%80", "%C3%BF", "%C4%80", "%DF%BF", "%E2%82%AC", "%EF%BF%BF", "%E0%A0%80",
              "%F0%9F%98%80", "%F4%8F%BF%BF", "é", "€", "\U0001f600"]
     bad = ["%C3", "%ED%A0%80", "%C0%AF", "%FF", "%E2%82", "%F0%9F%98"]
