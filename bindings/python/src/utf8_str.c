@@ -3,9 +3,9 @@
  * CPython's UTF-8 decoder goes a character at a time once it has met a
  * non-ASCII one, and starts over in a wider buffer when it meets a wider
  * one: on 64 KiB of decoded URL text it took several times as long as the
- * percent-decoding. Here the bytes are validated first (libpct's validator),
- * one pass finds the widest character and the length, and the string is
- * made at its final size and kind and filled: with AVX-512 (VBMI2) 32
+ * percent-decoding. Here one pass finds the widest character and the length
+ * (ASCII is copied), the bytes are validated (libpct's validator), and the
+ * string is made at its final size and kind and filled: with AVX-512 (VBMI2) 32
  * bytes at a time whatever they hold, else runs of ASCII 16 bytes at a
  * time and the other characters one by one. Text that is not valid UTF-8 is
  * CPython's to decode from its first error on (the error handler sees what
@@ -187,10 +187,11 @@ static size_t continuation_bytes(const unsigned char *s, size_t n, unsigned char
         const __m128i sums = _mm_sad_epu8(lanes, _mm_setzero_si128());
         count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
     }
-    unsigned char lanes_top[16];
-    _mm_storeu_si128((__m128i *)(void *)lanes_top, vtop);
-    for (int k = 0; k < 16; k++)
-        t = lanes_top[k] > t ? lanes_top[k] : t;
+    vtop = _mm_max_epu8(vtop, _mm_srli_si128(vtop, 8));
+    vtop = _mm_max_epu8(vtop, _mm_srli_si128(vtop, 4));
+    vtop = _mm_max_epu8(vtop, _mm_srli_si128(vtop, 2));
+    vtop = _mm_max_epu8(vtop, _mm_srli_si128(vtop, 1));
+    t = (unsigned char)_mm_cvtsi128_si32(vtop);
 #endif
     for (; i < n; i++) {
         count += (s[i] & 0xC0) == 0x80;
@@ -200,14 +201,14 @@ static size_t continuation_bytes(const unsigned char *s, size_t n, unsigned char
     return count;
 }
 
-/* The str of valid UTF-8 s[0..n) followed by the str `rest` (or NULL). */
-static PyObject *str_from_valid_utf8(const unsigned char *s, size_t n, PyObject *rest)
+/* The str of valid UTF-8 s[0..n), with `continuation` continuation bytes
+ * and `top` its largest byte, followed by the str `rest` (or NULL). */
+static PyObject *str_from_valid_utf8(const unsigned char *s, size_t n, size_t continuation,
+                                     unsigned char top, PyObject *rest)
 {
     /* characters: the bytes that are not continuation bytes; the widest:
      * from the largest byte (a lead byte below 0xC4 starts U+0080-U+00FF,
      * below 0xF0 at most U+FFFF) */
-    unsigned char top;
-    const size_t continuation = continuation_bytes(s, n, &top);
     const size_t chars = n - continuation;
     Py_UCS4 maxchar = top < 0x80 ? 0x7F : top < 0xC4 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
     Py_ssize_t rest_len = 0;
@@ -253,17 +254,29 @@ static PyObject *str_from_valid_utf8(const unsigned char *s, size_t n, PyObject 
     return str;
 }
 
+/* Below this many bytes CPython's decoder is as fast (measured on 40-byte
+ * ASCII; this one's passes cost more than they save there). */
+#define SHORT_UTF8 64
+
 PyObject *str_from_utf8(const char *s, size_t n, const char *errors)
 {
+    if (n < SHORT_UTF8)
+        return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, errors);
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned char top;
+    const size_t continuation = continuation_bytes(u, n, &top);
+    if (top < 0x80) /* ASCII: valid, and a copy */
+        return str_from_valid_utf8(u, n, 0, top, NULL);
     const pct_result v = pct_validate_utf8(s, n);
     if (v.status == PCT_OK)
-        return str_from_valid_utf8((const unsigned char *)s, n, NULL);
+        return str_from_valid_utf8(u, n, continuation, top, NULL);
     if (v.status != PCT_INVALID_UTF8 || errors == NULL || strcmp(errors, "replace") != 0)
         return PyUnicode_DecodeUTF8(s, (Py_ssize_t)n, errors);
     PyObject *rest = PyUnicode_DecodeUTF8(s + v.count, (Py_ssize_t)(n - v.count), errors);
     if (rest == NULL)
         return NULL;
-    PyObject *str = str_from_valid_utf8((const unsigned char *)s, v.count, rest);
+    const size_t head_continuation = continuation_bytes(u, v.count, &top);
+    PyObject *str = str_from_valid_utf8(u, v.count, head_continuation, top, rest);
     Py_DECREF(rest);
     return str;
 }
