@@ -165,6 +165,8 @@ fill_avx512(void *out, int ucs2, const unsigned char *s, size_t n, size_t *done)
     *done = i;
     return o;
 }
+#else
+#define HAVE_FILL_AVX512 0
 #endif
 
 /* The continuation bytes (10xxxxxx) of s[0..n) and (*top) its largest byte. */
