@@ -233,6 +233,15 @@ PCT_API pct_result pct_validate_utf8(const char *src, size_t len);
  * set == NULL). */
 PCT_API size_t pct_find(const char *src, size_t len, const pct_set *set);
 
+/* Where every byte of set is in src: bit i % 64 of bits[i / 64] is set when
+ * src[i] is in set, for every i < len; the bits of the last word past len
+ * are 0. bits has room for (len + 63) / 64 words. A tokenizer's first pass
+ * (separators, quotes, line ends, '%'): one SIMD classification per 64
+ * bytes, after which the next separator is a count of zero bits and the
+ * members of a range a population count. Nothing is written for
+ * set == NULL or src == NULL. */
+PCT_API void pct_find_all(const char *src, size_t len, const pct_set *set, uint64_t *bits);
+
 /* ------------------------------------------------------------------------ */
 /* Streaming: for every way of cutting an input into chunks, the output is   */
 /* byte-identical to the one-shot call, and errors carry the same status and */

@@ -16,7 +16,8 @@
 #                      built like scripts/demo.sh does)
 #
 # The log is build/bench-logs/access-SIZE.log: a 4 MiB block of lines made by
-# a seeded generator (below), repeated; and its .gz (gzip -1). Output goes to
+# a seeded generator (below), repeated; its .gz (gzip -1); and a copy, the
+# second process's log in the two-process row. Output goes to
 # /dev/null; peak memory (max RSS) comes from /usr/bin/time when it is
 # installed. GB = 1e9 bytes of the uncompressed log. This is a benchmark, not
 # a test: numbers depend on the machine and its load (the load average is
@@ -118,6 +119,10 @@ if [[ ! -f $log.gz ]]; then
     echo "compressing $log.gz (gzip -1)..." >&2
     gzip -1 -c "$log" >"$log.gz"
 fi
+copy=$dir/access-$size_arg.copy.log
+if [[ ! -f $copy || $log -nt $copy ]]; then
+    cp "$log" "$copy"
+fi
 bytes=$(wc -c <"$log")
 lines=$(wc -l <"$log")
 [[ -s $log ]] || { echo "bench-logs.sh: --size is below one 4 MiB block" >&2; exit 2; }
@@ -182,14 +187,19 @@ cores=$(nproc 2>/dev/null || echo 1)
 echo "measuring (best of $runs)..." >&2
 row "cat FILE > /dev/null (floor)" "$bytes" cat "$log"
 row "pct logs --threads 1" "$bytes" "$PCT_BIN" logs --threads 1 "$log"
+# The same with the format fixed: auto-detection (the default) must cost
+# next to nothing on a combined log.
+row "pct logs --threads 1 --format combined" "$bytes" "$PCT_BIN" logs --threads 1 --format combined "$log"
 row "pct logs --threads 2" "$bytes" "$PCT_BIN" logs --threads 2 "$log"
 # What 2 cores give at best here: two independent single-thread runs side by
-# side (twice the bytes). On a VM whose vCPUs share host cores this is well
+# side (twice the bytes), each on a log of its own (two copies), as two
+# separate logs would be. On a VM whose vCPUs share host cores this is well
 # under 2x, and it bounds what --threads 2 can reach.
 row "2 x pct logs --threads 1 at once (2-core ceiling)" "$((2 * bytes))" \
-    bash -c '"$1" logs --threads 1 "$2" >/dev/null & "$1" logs --threads 1 "$2" >/dev/null; wait' \
-    _ "$PCT_BIN" "$log"
+    bash -c '"$1" logs --threads 1 "$2" >/dev/null & "$1" logs --threads 1 "$3" >/dev/null; wait' \
+    _ "$PCT_BIN" "$log" "$copy"
 row "pct logs --threads 1 --json" "$bytes" "$PCT_BIN" logs --threads 1 --json "$log"
+row "pct logs --threads 1 --tsv" "$bytes" "$PCT_BIN" logs --threads 1 --tsv "$log"
 row "cat FILE | pct logs --threads 1 (pipe)" "$bytes" \
     bash -c 'cat "$2" | "$1" logs --threads 1' _ "$PCT_BIN" "$log"
 row "zcat FILE.gz | pct logs" "$bytes" bash -c 'zcat "$2" | "$1" logs' _ "$PCT_BIN" "$log.gz"

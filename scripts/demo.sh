@@ -158,6 +158,20 @@ fi
 echo "\$ head -n 2 $LOG | pct logs --json"
 head -n 2 "$LOG" | "$PCT_BIN" logs --json
 
+FORMATS=data/sample-formats.log
+heading "Other formats in one file ($FORMATS), found line by line"
+echo "# vhost_combined, X-Forwarded-For, Envoy, HAProxy, AWS ALB/ELB/CloudFront, Squid, JSON lines..."
+echo "\$ pct logs --tsv --header --fields format,remote,method,path,query,status $FORMATS"
+rc=0
+"$PCT_BIN" logs --tsv --header --fields format,remote,method,path,query,status "$FORMATS" || rc=$?
+echo "\$ pct logs --strict-format --stats $FORMATS > /dev/null   # lines per format"
+"$PCT_BIN" logs --strict-format --stats "$FORMATS" >/dev/null 2>"$stats" || rc=$?
+grep -E '^(format|unparsed)' "$stats"
+if ((rc != 0)); then
+    echo "(unexpected: exit status $rc)"
+    unexpected=$((unexpected + 1))
+fi
+
 heading "Throughput"
 big=build/demo/sample-access-100MB.log
 log_size=$(wc -c <"$LOG")

@@ -110,3 +110,13 @@ size_t pct_find(const char *src, size_t len, const pct_set *set)
         return len;
     return pct_active_impl()->find((const uint8_t *)src, len, set);
 }
+
+void pct_find_all(const char *src, size_t len, const pct_set *set, uint64_t *bits)
+{
+    if (set == NULL || bits == NULL || src == NULL || len == 0)
+        return;
+    pct_find_all_fn *find_all = pct_active_impl()->find_all;
+    if (find_all == NULL)
+        find_all = pct_scalar_find_all;
+    find_all((const uint8_t *)src, len, set, bits);
+}

@@ -24,6 +24,7 @@ static const pct_impl scalar_impl = {
     .decode = pct_scalar_decode,
     .validate = pct_scalar_validate,
     .validate_utf8 = pct_scalar_validate_utf8,
+    .find_all = pct_scalar_find_all,
 };
 
 /* PCT_IMPLEMENTATIONS lists the SIMD implementations built, best first

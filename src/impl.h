@@ -42,6 +42,10 @@ static inline int pct_decode_flags_valid(unsigned flags)
 /* Offset of the first byte of src in set, or len. */
 typedef size_t pct_find_fn(const uint8_t *src, size_t len, const pct_set *set);
 
+/* pct_find_all: bit i % 64 of bits[i / 64] is src[i] in set; the last
+ * word's bits past len are 0. */
+typedef void pct_find_all_fn(const uint8_t *src, size_t len, const pct_set *set, uint64_t *bits);
+
 /* Exact output length of encode (flags: PCT_PLUS, PCT_KEEP_ESCAPES matter). */
 typedef size_t pct_encode_length_fn(const uint8_t *src, size_t len, const pct_set *set,
                                     unsigned flags);
@@ -77,6 +81,7 @@ typedef struct pct_impl {
     /* Optional: NULL where the implementation leaves it to the scalar
      * routine (api.c routes it). */
     pct_validate_utf8_fn *validate_utf8;
+    pct_find_all_fn *find_all;
 } pct_impl;
 
 /* Declares the operations of an implementation, named pct_<isa>_<operation>
@@ -90,8 +95,9 @@ typedef struct pct_impl {
 
 /* Defines `symbol`, the descriptor of the implementation `display_name`
  * whose operations are pct_<isa>_<operation> (each ISA's impl.c);
- * validate_utf8 may be NULL. */
-#define PCT_IMPL_DESCRIPTOR(symbol, isa, display_name, required_features, validate_utf8_fn)        \
+ * validate_utf8 and find_all may be NULL. */
+#define PCT_IMPL_DESCRIPTOR(symbol, isa, display_name, required_features, validate_utf8_fn,        \
+                            find_all_fn)                                                           \
     const pct_impl symbol = {                                                                      \
         .name = display_name,                                                                      \
         .required = required_features,                                                             \
@@ -101,10 +107,12 @@ typedef struct pct_impl {
         .decode = pct_##isa##_decode,                                                              \
         .validate = pct_##isa##_validate,                                                          \
         .validate_utf8 = validate_utf8_fn,                                                         \
+        .find_all = find_all_fn,                                                                   \
     }
 
 /* The scalar reference: simple, complete, the oracle of every other one. */
 pct_find_fn pct_scalar_find;
+pct_find_all_fn pct_scalar_find_all;
 pct_encode_length_fn pct_scalar_encode_length;
 pct_encode_fn pct_scalar_encode;
 pct_decode_fn pct_scalar_decode;

@@ -1,5 +1,5 @@
 /* test_impls.c - every implementation this CPU runs against the scalar
- * reference, through the internal table (impl.h): find, encode_length,
+ * reference, through the internal table (impl.h): find, find_all, encode_length,
  * encode, decode (including the normalize mode and the partial, streaming
  * form with consumed != NULL) and validate must agree byte for byte, status
  * for status, offset for offset. Inputs and outputs sit flush against
@@ -65,6 +65,23 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
         if (x != y) {
             check_input(data, len, "find (%s)", at_end ? "at end" : "at start");
             CHECK_EQ(x, y);
+        } else {
+            check_passed++;
+        }
+    }
+    /* find_all, on the same sets and one that differs by length: the words
+     * written flush against the guard, so a word too many faults */
+    for (s = 0; s < NSETS + 1; s += 3) {
+        const pct_set *set = s < NSETS ? sets[s] : sets[len % NSETS];
+        size_t words = (len + 63) / 64;
+        uint64_t *x = (void *)guarded_place(&gout, words * sizeof(uint64_t), 1);
+        uint64_t *y = (void *)gref.data;
+        pct_find_all_fn *find_all = im->find_all != NULL ? im->find_all : pct_scalar_find_all;
+        find_all(in, len, set, x);
+        pct_scalar_find_all(in, len, set, y);
+        if (mem_cmp(x, y, words * sizeof(uint64_t)) != 0) {
+            check_input(data, len, "find_all (%s)", at_end ? "at end" : "at start");
+            CHECK_MEM(y, words * sizeof(uint64_t), x, words * sizeof(uint64_t));
         } else {
             check_passed++;
         }

@@ -302,13 +302,64 @@ static void test_find(void)
     }
 }
 
+/* pct_find_all against a bit-by-bit oracle: random data (dense in set
+ * members or not), random sets, every length up to a few blocks at random
+ * offsets; input and words are exact-size allocations, so an over-read or a
+ * word too many is an ASan error. */
+static void test_find_all(void)
+{
+    enum {
+        MAX = 700
+    };
+    static uint8_t buf[MAX];
+    unsigned long it, iters = test_iters(4000);
+    uint64_t sentinel = 0x5a5a5a5a5a5a5a5aull;
+    pct_set rs;
+
+    check_input(NULL, 0, "pct_find_all: NULL src, NULL set, 0 bytes write nothing");
+    pct_find_all(NULL, 5, &pct_set_rfc3986, &sentinel);
+    pct_find_all("abc", 3, NULL, &sentinel);
+    pct_find_all("abc", 0, &pct_set_rfc3986, &sentinel);
+    CHECK_EQ(sentinel, 0x5a5a5a5a5a5a5a5aull);
+    for (it = 0; it < iters; it++) {
+        const pct_set *set;
+        size_t len, off, b, words, i;
+        if (it % 3 == 0) {
+            gen_set(&rs, (unsigned)rng_below(8));
+            set = &rs;
+        } else {
+            set = expected[rng_below(NSETS)].set;
+        }
+        len = it < 2 * MAX / 3 ? it % 200 : rng_below(it % 10 == 0 ? MAX : 200);
+        for (b = 0; b < len; b++)
+            buf[b] = rng_chance(it % 2 ? 97 : 50) ? (uint8_t)('a' + rng_below(26))
+                                                  : (uint8_t)rng_below(256);
+        off = len ? rng_below(len + 1) : 0;
+        words = (len - off + 63) / 64;
+        char *in = xdup(buf + off, len - off);
+        uint64_t *got = xmalloc(words * sizeof(uint64_t) + 1);
+        pct_find_all(in, len - off, set, got);
+        check_input(buf + off, len - off, "pct_find_all random");
+        int ok = 1;
+        for (i = 0; i < words * 64; i++) {
+            int want = i < len - off && ref_in(set, buf[off + i]);
+            ok &= ((got[i / 64] >> (i % 64)) & 1) == (uint64_t)want;
+        }
+        CHECK(ok);
+        free(got);
+        free(in);
+    }
+}
+
 int main(void)
 {
     test_seed("test_sets");
     test_predefined();
     test_builders();
     test_by_name();
-    for (FOR_EACH_IMPL(k))
+    for (FOR_EACH_IMPL(k)) {
         test_find();
+        test_find_all();
+    }
     return check_done();
 }

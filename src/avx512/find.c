@@ -1,4 +1,4 @@
-/* avx512/find.c - pct_find and pct_encode_length: kernel/find_body.h over
+/* avx512/find.c - pct_find, pct_find_all and pct_encode_length: kernel/find_body.h over
  * avx512/block.h. */
 #include "avx512/block.h"
 #include "kernel/find_body.h"
@@ -7,6 +7,11 @@
 size_t pct_avx512_find(const uint8_t *src, size_t len, const pct_set *set)
 {
     return find_body(src, len, set);
+}
+
+void pct_avx512_find_all(const uint8_t *src, size_t len, const pct_set *set, uint64_t *bits)
+{
+    find_all_body(src, len, set, bits);
 }
 
 size_t pct_avx512_encode_length(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)

@@ -4,4 +4,5 @@
 #include "impl.h"
 #include "avx512/kernels.h"
 
-PCT_IMPL_DESCRIPTOR(pct_avx512_impl, avx512, "avx512", PCT_CPU_AVX512, pct_avx512_validate_utf8);
+PCT_IMPL_DESCRIPTOR(pct_avx512_impl, avx512, "avx512", PCT_CPU_AVX512, pct_avx512_validate_utf8,
+                    pct_avx512_find_all);

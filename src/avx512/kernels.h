@@ -6,5 +6,6 @@
 
 PCT_DECLARE_KERNELS(avx512);
 pct_validate_utf8_fn pct_avx512_validate_utf8;
+pct_find_all_fn pct_avx512_find_all;
 
 #endif /* PCT_AVX512_KERNELS_H */

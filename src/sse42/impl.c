@@ -3,4 +3,5 @@
 #include "impl.h"
 #include "sse42/kernels.h"
 
-PCT_IMPL_DESCRIPTOR(pct_sse42_impl, sse42, "sse42", PCT_CPU_SSE42, pct_sse42_validate_utf8);
+PCT_IMPL_DESCRIPTOR(pct_sse42_impl, sse42, "sse42", PCT_CPU_SSE42, pct_sse42_validate_utf8,
+                    pct_sse42_find_all);

@@ -6,5 +6,6 @@
 
 PCT_DECLARE_KERNELS(sse42);
 pct_validate_utf8_fn pct_sse42_validate_utf8;
+pct_find_all_fn pct_sse42_find_all;
 
 #endif /* PCT_SSE42_KERNELS_H */

@@ -1,4 +1,4 @@
-/* x86/find_body.h - pct_find and pct_encode_length of the x86
+/* x86/find_body.h - pct_find, pct_find_all and pct_encode_length of the x86
  * implementations without AVX-512, over the ISA's vec.h (included first):
  * kernel/find_body.h's loops, one classification per 64-byte block. The
  * last bytes are read as the 64 ending at the input's end (those seen
@@ -66,6 +66,22 @@ PCT_VEC_INLINE size_t x86_find_body(const uint8_t *src, size_t len, const pct_se
     return found ? i + (size_t)__builtin_ctzll(found) : len;
 }
 
+/* Where the bytes of the set are, a word per 64-byte block; the last
+ * block's bits as in x86_find_body (len >= 16), those past len 0. */
+PCT_VEC_INLINE void x86_find_all_body(const uint8_t *src, size_t len, const pct_set *set,
+                                      uint64_t *bits)
+{
+    const pct_vec_tables tables = vec_tables_load();
+    const pct_vec_set in_set = vec_set_load(set);
+    size_t i = 0;
+    for (; len - i >= 64; i += 64)
+        bits[i / 64] = x86_block_in_set(src + i, &in_set, &tables);
+    if (i < len)
+        bits[i / 64] = len >= 64
+                           ? x86_block_in_set(src + len - 64, &in_set, &tables) >> (64 - (len - i))
+                           : x86_short_in_set(src, len, &in_set, &tables);
+}
+
 /* Exact length of the encoding: every byte of the set takes 3 bytes, but a
  * space with PCT_PLUS (one '+') and, with PCT_KEEP_ESCAPES, a well-formed
  * escape (kept as it is, digits included). */
@@ -112,14 +128,21 @@ PCT_VEC_INLINE size_t x86_encode_length_body(const uint8_t *src, size_t len, con
     return len + 2 * escaped;
 }
 
-/* Defines pct_<isa>_find and pct_<isa>_encode_length. Below 16 bytes the
- * scalar loop is done before the tables would be loaded. */
+/* Defines pct_<isa>_find, pct_<isa>_find_all and pct_<isa>_encode_length.
+ * Below 16 bytes the scalar loop is done before the tables would be loaded. */
 #define PCT_X86_DEFINE_FIND(isa)                                                                   \
     size_t pct_##isa##_find(const uint8_t *src, size_t len, const pct_set *set)                    \
     {                                                                                              \
         if (len < 16)                                                                              \
             return pct_scalar_find(src, len, set);                                                 \
         return x86_find_body(src, len, set);                                                       \
+    }                                                                                              \
+    void pct_##isa##_find_all(const uint8_t *src, size_t len, const pct_set *set, uint64_t *bits)  \
+    {                                                                                              \
+        if (len < 16)                                                                              \
+            pct_scalar_find_all(src, len, set, bits);                                              \
+        else                                                                                       \
+            x86_find_all_body(src, len, set, bits);                                                \
     }                                                                                              \
     size_t pct_##isa##_encode_length(const uint8_t *src, size_t len, const pct_set *set,           \
                                      unsigned flags)                                               \

@@ -199,9 +199,13 @@ def test_decoding():
     p = b'1.2.3.4 - - [t] "GET '
     s = b' HTTP/1.1" 200 5 "-" "ua"\n'
     expect_line("path and form query", [], p + b"/a%20b/c%2Fd?x=1+2%26y%3D&z=%C3%A9" + s,
-                p + b"/a b/c%2Fd?x=1 2%26y%3D&z=\xc3\xa9" + s)
+                p + b"/a\\x20b/c%2Fd?x=1\\x202%26y%3D&z=\xc3\xa9" + s)
+    # A decoded space inside the quoted request: \x20, so the line splits into
+    # the same fields (awk '{print $7}' is the whole target); --raw-spaces
+    # writes it as it is.
+    expect_line("raw spaces", ["--raw-spaces"], p + b"/a%20b?x=1+2" + s, p + b"/a b?x=1 2" + s)
     expect_line("decode slash", ["--decode-slash"], p + b"/c%2Fd" + s, p + b"/c/d" + s)
-    expect_line("plain query", ["--query", "plain"], p + b"/?a=1+2%20" + s, p + b"/?a=1+2 " + s)
+    expect_line("plain query", ["--query", "plain"], p + b"/?a=1+2%20" + s, p + b"/?a=1+2\\x20" + s)
     expect_line("keep query", ["--query", "keep"], p + b"/%41?a=%41+" + s, p + b"/A?a=%41+" + s)
     expect_line("keep query as written", ["--query", "keep"], p + b'/?a=\\"%0A' + s, p + b'/?a=\\"%0A' + s)
     expect_line("control escapes", [], p + b"/%0A%0D%09%1B[31m%00%7F" + s,
@@ -225,7 +229,7 @@ def test_decoding():
     expect_line("no percent-u by default", [], p + b"/%uD83D" + s, p + b"/%uD83D" + s)
     expect_line("referer", ["--referer"],
                 b'1 - - [t] "GET /%41 HTTP/1.1" 200 5 "http://x/%41?q=a+b%0A" "u%41"\n',
-                b'1 - - [t] "GET /A HTTP/1.1" 200 5 "http://x/A?q=a b\\n" "u%41"\n')
+                b'1 - - [t] "GET /A HTTP/1.1" 200 5 "http://x/A?q=a\\x20b\\n" "u%41"\n')
     expect_line("common", [], b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n', b'1 - - [t] "GET /A HTTP/1.0" 200 -\n')
     expect_line("combined needs referer", ["--format", "combined"], b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n',
                 b'1 - - [t] "GET /%41 HTTP/1.0" 200 -\n')
@@ -283,6 +287,9 @@ def check_json(name, out):
             ok &= len(obj) == 1
         elif "line" in obj:  # --field
             ok &= {"path", "query", "line"} == set(obj)
+        elif "format" in obj:  # a record: every field of its format
+            ok &= "path" in obj and isinstance(obj.get("query", []), list) and all(
+                isinstance(p, list) and len(p) == 2 for p in obj.get("query", []))
         else:
             ok &= set(obj) == keys and isinstance(obj["query"], list) and all(
                 isinstance(p, list) and len(p) == 2 for p in obj["query"])
@@ -332,7 +339,8 @@ def test_json():
     w3c = b"#Fields: date c-ip cs-uri-stem time sc-status\n2026-03-14 1.2.3.4 /a 06:00:00 007\n"
     result = run_ok("json w3c", ["--json"], w3c)
     obj = json.loads(result.stdout.splitlines()[1])
-    check("json w3c time is date and time", obj["time"] == "2026-03-14 06:00:00", short(result.stdout))
+    check("json w3c date, time, time_iso", obj["date"] == "2026-03-14" and obj["time"] == "06:00:00"
+          and obj["time_iso"] == "2026-03-14T06:00:00Z", short(result.stdout))
     check("json w3c status 007 a string", obj["status"] == "007", short(result.stdout))
 
 

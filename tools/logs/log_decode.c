@@ -34,6 +34,11 @@ void worker_free(struct worker *w)
     free(w->scratch.data);
     free(w->escaped.data);
     w->scratch.data = w->escaped.data = NULL;
+    for (int i = 0; i < 3; i++) {
+        free(w->fmt_buf[i].data);
+        w->fmt_buf[i].data = NULL;
+        w->fmt_buf[i].cap = w->fmt_buf[i].len = 0;
+    }
 }
 
 int has_high_bytes(const char *src, size_t n)
@@ -75,26 +80,40 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
     }
 }
 
-/* Decodes src into the scratch buffer; returns its length. The library's
- * decode checks the UTF-8 of what it writes as it goes (PCT_UTF8): valid
- * output, by far the common case, takes one pass. Ill-formed output is
- * redone with U+FFFD replacement (with --bytes, without the check). */
-static size_t decode_to_scratch(struct worker *w, const char *src, size_t n, const pct_set *keep,
-                                unsigned flags)
+/* Decodes src (no Apache escape in it) straight into the output, and
+ * escapes what needs it. The library's decode checks the UTF-8 of what it
+ * writes as it goes (PCT_UTF8): valid output, by far the common case, takes
+ * one pass. Ill-formed output is redone with U+FFFD replacement (with
+ * --bytes, without the check). Decoded text rarely needs an escape (a
+ * decoded control, quote or backslash): when it does, what follows the
+ * first such byte is moved to the scratch buffer and escaped back. The
+ * output has room for 6 bytes per byte of src (see process_chunk). */
+static void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
+                            unsigned flags, int json)
 {
-    if (w->scratch.cap < 3 * n + 16) {
-        w->scratch.len = 0;
-        buf_reserve(&w->scratch, 3 * n + 16);
-    }
-    pct_result r = pct_decode_except(src, n, w->scratch.data, keep, flags | PCT_UTF8);
+    char *o = w->out->data + w->out->len;
+    pct_result r = pct_decode_except(src, n, o, keep, flags | PCT_UTF8);
     if (r.status == PCT_INVALID_UTF8) {
         w->line_bad_utf8 = 1;
-        r = pct_decode_except(src, n, w->scratch.data, keep,
+        r = pct_decode_except(src, n, o, keep,
                               w->ctx->cfg.bytes ? flags : flags | PCT_UTF8_REPLACE);
     }
     if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
         fatal("internal decoding error", pct_status_string(r.status));
-    return r.count;
+    enum log_escape_mode mode = json ? ESC_JSON : w->spaced ? ESC_SPACED : ESC_LINE;
+    size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);
+    if (i < r.count) {
+        size_t rest = r.count - i;
+        if (w->scratch.cap < rest) {
+            w->scratch.len = 0;
+            buf_reserve(&w->scratch, rest);
+        }
+        memcpy(w->scratch.data, o + i, rest);
+        o = log_escape(&w->ctx->esc, o + i, w->scratch.data, rest, mode);
+        w->out->len = (size_t)(o - w->out->data);
+    } else {
+        w->out->len += r.count;
+    }
 }
 
 static void put_decoded_runs(struct worker *w, const char *src, size_t n, const pct_set *keep,
@@ -104,10 +123,8 @@ static void put_decoded_runs(struct worker *w, const char *src, size_t n, const 
     while (src < e) {
         const char *bs = json ? NULL : memchr(src, '\\', (size_t)(e - src));
         const char *run_end = bs != NULL ? bs : e;
-        if (run_end > src) {
-            size_t len = decode_to_scratch(w, src, (size_t)(run_end - src), keep, flags);
-            put_escaped(w, w->scratch.data, len, json);
-        }
+        if (run_end > src)
+            put_decoded_run(w, src, (size_t)(run_end - src), keep, flags, json);
         if (bs == NULL)
             break;
         /* \" \\ \xHH are Apache's escapes: copied as written. A stray '\'

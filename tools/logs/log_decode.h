@@ -26,8 +26,11 @@ struct log_ctx {
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 
+#define LOG_STATS_FORMATS 16
+
 struct stats {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
+    uint64_t formats[LOG_STATS_FORMATS]; /* lines parsed, per enum log_format_id */
 };
 
 /* Per-thread work state. */
@@ -38,9 +41,10 @@ struct worker {
     struct buf escaped; /* decoded and escaped, before being cut (JSON query) */
     struct stats *st;
     int line_escaped, line_bad_utf8;
-    int line_clean; /* the line holds no control byte, DEL or C1 control lead */
-    int spaced;     /* whitespace-separated format: decoded spaces are escaped */
-    int w3c;        /* IIS: %uXXXX decoded */
+    int line_clean;        /* the line holds no control byte, DEL or C1 control lead */
+    int spaced;            /* whitespace-separated format: decoded spaces are escaped */
+    int w3c;               /* IIS: %uXXXX decoded */
+    struct buf fmt_buf[3]; /* log_record_out.c: a field's text on its way out */
 };
 
 /* Frees a worker's buffers. */

@@ -145,7 +145,13 @@ void parse_w3c_header(const char *s, size_t n, struct w3c_layout *l)
     int count = split_fields(s + 8, n - 8, f, LOG_MAX_FIELDS);
     memset(l, 0xff, sizeof *l);
     l->count = count > LOG_MAX_FIELDS ? 0 : count;
+    l->cloudfront = 0;
     for (int i = 0; i < l->count; i++) {
+        size_t len = f[i].n < sizeof l->names[i] ? f[i].n : sizeof l->names[i] - 1;
+        memcpy(l->names[i], f[i].p, len);
+        l->names[i][len] = '\0';
+        if (span_is(f[i], "x-edge-location"))
+            l->cloudfront = 1;
         if (span_is(f[i], "date"))
             l->date = i;
         else if (span_is(f[i], "time"))

@@ -13,6 +13,8 @@
 struct w3c_layout {
     int count; /* 0: no header seen yet */
     int date, time, c_ip, method, stem, query, status, bytes, referer, agent;
+    int cloudfront;                 /* x-edge-location: AWS CloudFront */
+    char names[LOG_MAX_FIELDS][24]; /* the columns, for records */
 };
 
 /* The fields of a combined or common line. */

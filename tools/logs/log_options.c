@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "log_formats.h"
 #include "log_options.h"
+#include "log_tsv.h"
 #include "log_util.h"
 #include "pct.h"
 
@@ -15,29 +17,58 @@ static void print_logs_help(void)
 {
     fputs("Usage: pct logs [OPTION...] [FILE...]\n"
           "Decode the URLs in web server access logs: each line is written with its\n"
-          "request target decoded (or as JSON). Without FILE, or with '-': stdin.\n"
+          "request target decoded (or as JSON, TSV or CSV). Without FILE, or with '-':\n"
+          "stdin.\n"
           "\n"
           "Formats:\n"
-          "  --format combined|common|w3c|auto\n"
-          "                     Apache/nginx combined or common, W3C extended (IIS,\n"
-          "                     '#Fields:' headers, may change midway; %uXXXX decoded);\n"
-          "                     default auto: w3c if the input starts with '#', else\n"
-          "                     combined or common, line by line\n"
+          "  --format NAME      the log's format (default auto: found per file, and per\n"
+          "                     line where a file mixes formats):\n"
+          "                     combined, common (Apache/nginx, trailing fields kept),\n"
+          "                     vhost_combined, xff_combined (a leading X-Forwarded-For\n"
+          "                     list), w3c (IIS: '#Fields:' headers, may change\n"
+          "                     midway; %uXXXX decoded), cloudfront (both encoding\n"
+          "                     layers decoded), alb, elb (absolute URLs: path and\n"
+          "                     query decoded), haproxy (syslog prefix, captured\n"
+          "                     headers), envoy, squid, traefik, json (JSON lines:\n"
+          "                     Caddy, Traefik, nginx escape=json)\n"
+          "  --log-format STR   a custom format: an nginx log_format string ($var) or an\n"
+          "                     Apache LogFormat string (%h %>s %{Referer}i ...)\n"
+          "  --json-key KEY     JSON lines: the URL's key, dotted for nested objects\n"
+          "                     (default: request.uri, RequestPath, request_uri, uri,\n"
+          "                     url, path, request)\n"
           "  --field N          any whitespace-separated log: field N (from 1) is a URL\n"
+          "  --strict-format    exit with status 1 when lines do not parse\n"
           "Decoding:\n"
           "  --decode-slash     also decode %2F in paths (default: kept, as a segment byte)\n"
           "  --query MODE       form (default: '+' is a space), plain, or keep (as is)\n"
           "  --referer          decode the referer too\n"
           "  --percent-u        decode %uXXXX in every format (default: w3c only)\n"
           "  --bytes            keep decoded bytes that are not UTF-8 (default: U+FFFD)\n"
-          "Output:\n"
-          "  --json             one JSON object per line: remote, time, method, path,\n"
-          "                     query ([[name, value], ...]), status, bytes, referer,\n"
-          "                     agent (null when absent); a line that does not parse is\n"
+          "Output:\n",
+          stdout);
+    fputs("  --json             one JSON object per line: combined and common lines\n"
+          "                     remote, time, method, path, query ([[name, value],\n"
+          "                     ...]), status, bytes, referer, agent (null when absent);\n"
+          "                     other formats (and combined lines with trailing fields)\n"
+          "                     \"format\" and every field by name, times also as NAME_iso\n"
+          "                     (ISO 8601), unnamed trailing fields in \"extra\", log\n"
+          "                     escapes (\\\" \\xHH) undone; a line that does not parse is\n"
           "                     {\"unparsed\": LINE}, a W3C directive {\"directive\": LINE}\n"
-          "                     (--field: path, query and line); Apache's own escapes\n"
-          "                     (\\\" \\xHH) stay as written in the strings\n"
-          "  --stats            print counts, elapsed time and GB/s on stderr at the end\n"
+          "                     (--field: path, query and line)\n"
+          "  --tsv, --csv       one row per line: the --fields, decoded; a missing\n"
+          "                     field or '-' is \\N (TSV) or empty (CSV); a line that\n"
+          "                     does not parse has format 'unparsed' (a W3C directive:\n"
+          "                     'directive') and only its line\n"
+          "  --fields LIST      TSV/CSV columns, comma-separated (default format,remote,\n"
+          "                     time,method,path,query,status,bytes,referer,agent): any\n"
+          "                     field name, NAME_iso, origin, protocol, line (JSON lines:\n"
+          "                     remote, time, method... from the usual keys)\n"
+          "  --header           TSV/CSV: the column names first\n"
+          "  --raw-spaces       line output: a decoded space written as a space\n"
+          "                     (default \\x20, so the line splits into the same fields;\n"
+          "                     w3c and --field always \\x20)\n"
+          "  --stats            print counts (lines per format too), elapsed time and\n"
+          "                     GB/s on stderr at the end\n"
           "  --progress         show a progress bar on stderr (default: when stderr is a\n"
           "                     terminal and the input size is known); --no-progress\n"
           "  --raw              line output: text that is not decoded (other fields,\n"
@@ -49,14 +80,17 @@ static void print_logs_help(void)
           "                     never held whole, and reported on stderr\n"
           "  --impl NAME        use this libpct implementation\n"
           "  -h, --help         show this help\n"
-          "\n"
-          "Safety: decoding never lets log content forge output. Every decoded byte\n"
+          "\n",
+          stdout);
+    fputs("Safety: decoding never lets log content forge output. Every decoded byte\n"
           "is escaped when it is a control character (\\n \\r \\t, else \\xHH; U+0080-\n"
           "U+009F as \\xc2\\xHH), a '\"' (\\\") or a '\\' (\\\\) - Apache's own escaping\n"
-          "convention, whose escapes already in the log are copied as written. In\n"
-          "whitespace-separated formats (w3c, --field) a decoded space is \\x20. In the\n"
-          "query, %26 %3D %23 stay encoded so parameters keep their boundaries. JSON\n"
-          "strings are JSON-escaped. So one input line is always one output line.\n"
+          "convention, whose escapes already in the log are copied as written. A\n"
+          "decoded space is \\x20, so the line splits into the same fields, inside\n"
+          "quotes too (--raw-spaces: a space, except in w3c and --field).\n"
+          "In the query, %26 %3D %23 stay encoded so parameters keep their\n"
+          "boundaries. JSON strings are JSON-escaped; TSV/CSV values have \\\\ \\t \\n\n"
+          "\\r \\xHH. So one input line is always one output line.\n"
           "Lines that do not parse are passed through and counted; in them, and in\n"
           "the fields that are not decoded, control bytes are escaped (\\xHH; a tab\n"
           "stays) unless --raw. Every input's last line ends with a newline.\n"
@@ -66,7 +100,8 @@ static void print_logs_help(void)
           "zip) and binary data are refused with a message, never copied. An input\n"
           "that is the output file is refused, as cat does.\n"
           "\n"
-          "Exit status: 0 success (unparsed and long lines are normal data), 2 usage\n"
+          "Exit status: 0 success (unparsed and long lines are normal data; with\n"
+          "--strict-format unparsed lines give 1), 2 usage\n"
           "error, or a fault: an input that cannot be read, is truncated, corrupt,\n"
           "shrinks, grows or is removed while being read (everything read before\n"
           "is written, and the other inputs are still processed), or a write error\n"
@@ -144,6 +179,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
     cfg->max_line = LOG_DEFAULT_MAX_LINE;
     size_t nfiles = 0;
     int seen_command = 0, options_ended = 0, help = 0;
+    const char *custom = NULL, *fields = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (options_ended || a[0] != '-' || a[1] == '\0') {
@@ -165,8 +201,9 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             logs_usage("unknown option", a);
         memcpy(name, a, nl);
         name[nl] = '\0';
-        static const char *const valued[] = {"--format",     "--field",    "--query", "--threads",
-                                             "--chunk-size", "--max-line", "--impl"};
+        static const char *const valued[] = {
+            "--format",   "--field", "--query",      "--threads",  "--chunk-size",
+            "--max-line", "--impl",  "--log-format", "--json-key", "--fields"};
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= strcmp(name, valued[k]) == 0;
@@ -189,8 +226,28 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
                 cfg->format = FMT_W3C;
             else if (strcmp(value, "auto") == 0)
                 cfg->format = FMT_AUTO;
+            else if ((cfg->record_format = log_format_by_name(value)) >= 0)
+                cfg->format = FMT_RECORD;
             else
-                logs_usage("unknown format (combined, common, w3c, auto):", value);
+                logs_usage("unknown format (see --help):", value);
+        } else if (strcmp(name, "--log-format") == 0) {
+            custom = value;
+            cfg->format = FMT_RECORD;
+            cfg->record_format = LF_CUSTOM;
+        } else if (strcmp(name, "--json-key") == 0) {
+            cfg->json_key = value;
+        } else if (strcmp(name, "--fields") == 0) {
+            fields = value;
+        } else if (strcmp(name, "--tsv") == 0) {
+            cfg->table = 't';
+        } else if (strcmp(name, "--csv") == 0) {
+            cfg->table = 'c';
+        } else if (strcmp(name, "--header") == 0) {
+            cfg->header = 1;
+        } else if (strcmp(name, "--strict-format") == 0) {
+            cfg->strict = 1;
+        } else if (strcmp(name, "--raw-spaces") == 0) {
+            cfg->raw_spaces = 1;
         } else if (strcmp(name, "--field") == 0) {
             cfg->field = parse_size("--field", value, 1, LOG_MAX_FIELDS, 0);
             cfg->format = FMT_FIELD;
@@ -246,5 +303,19 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         logs_usage("--bytes cannot be combined with --json (JSON text is UTF-8)", NULL);
     if (cfg->format == FMT_W3C)
         cfg->percent_u = 1;
+    if (cfg->table && cfg->json)
+        logs_usage("--json cannot be combined with --tsv or --csv", NULL);
+    if ((fields != NULL || cfg->header) && !cfg->table)
+        logs_usage("--fields and --header go with --tsv or --csv", NULL);
+    if (cfg->table && cfg->format == FMT_FIELD)
+        logs_usage("--field N cannot be combined with --tsv or --csv (name a format)", NULL);
+    const char *error = table_fields_set(fields);
+    if (error != NULL)
+        logs_usage(error, NULL);
+    if ((error = log_formats_init(custom)) != NULL) {
+        char message[160];
+        snprintf(message, sizeof message, "--log-format: %s:", error);
+        logs_usage(message, custom);
+    }
     return -1;
 }

@@ -14,7 +14,8 @@ enum format {
     FMT_COMBINED,
     FMT_COMMON,
     FMT_W3C,
-    FMT_FIELD
+    FMT_FIELD,
+    FMT_RECORD /* a format of log_formats.h by name, or --log-format */
 };
 enum query_mode {
     Q_FORM,
@@ -36,7 +37,13 @@ struct log_config {
     int progress; /* -1: auto */
     long threads; /* 0: all cores */
     size_t chunk;
-    size_t max_line; /* longer lines are streamed through undecoded */
+    size_t max_line;      /* longer lines are streamed through undecoded */
+    int record_format;    /* FMT_RECORD: enum log_format_id */
+    const char *json_key; /* --json-key: where JSON lines hold the URL */
+    int table;            /* --tsv: 't', --csv: 'c', else 0 */
+    int header;           /* --header: TSV/CSV column names first */
+    int strict;           /* --strict-format: unparsed lines make exit status 1 */
+    int raw_spaces;       /* --raw-spaces: decoded spaces not escaped (formats.c) */
 };
 
 /* Parses argv (the word "logs" is skipped) into cfg and files (room for argc

@@ -6,7 +6,10 @@
 
 #include "log_decode.h"
 #include "log_format.h"
+#include "log_formats.h"
 #include "log_output.h"
+#include "log_record_out.h"
+#include "log_tsv.h"
 
 /* Text that is not decoded, inside a JSON string (UTF-8 repaired). Most
  * fields are ASCII with nothing to escape: one scan finds how much is
@@ -284,54 +287,13 @@ static void line_w3c(struct worker *w, const char *s, size_t n, const struct spa
     put_undecoded(w, done, (size_t)(s + n - done));
 }
 
-static struct span field_or_empty(const struct span *f, int i)
-{
-    struct span none = {"", 0};
-    return i >= 0 ? f[i] : none;
-}
-
-static void json_w3c(struct worker *w, const struct span *f, const struct w3c_layout *l)
-{
-    const struct log_config *cfg = &w->ctx->cfg;
-    put_str(w, "{\"remote\":");
-    put_json_opt(w, field_or_empty(f, l->c_ip), l->c_ip >= 0);
-    put_str(w, ",\"time\":");
-    if (l->date >= 0 && l->time >= 0) { /* "date time", whatever the columns between */
-        put_raw(w, "\"", 1);
-        put_json_text(w, f[l->date]);
-        put_raw(w, " ", 1);
-        put_json_text(w, f[l->time]);
-        put_raw(w, "\"", 1);
-    } else {
-        put_json_opt(w, field_or_empty(f, l->time), l->time >= 0);
-    }
-    put_str(w, ",\"method\":");
-    put_json_opt(w, field_or_empty(f, l->method), l->method >= 0);
-    put_raw(w, ",", 1);
-    if (l->stem >= 0) {
-        put_str(w, "\"path\":");
-        put_json_decoded(w, f[l->stem], cfg->decode_slash ? NULL : &w->ctx->keep_path,
-                         path_flags(w));
-    } else {
-        put_str(w, "\"path\":null");
-    }
-    put_raw(w, ",", 1);
-    struct span q = field_or_empty(f, l->query);
-    put_json_query(w, q, l->query >= 0 && !span_is(q, "-"));
-    put_str(w, ",\"status\":");
-    put_json_number(w, field_or_empty(f, l->status), l->status >= 0);
-    put_str(w, ",\"bytes\":");
-    put_json_number(w, field_or_empty(f, l->bytes), l->bytes >= 0);
-    put_str(w, ",\"referer\":");
-    put_json_referer(w, field_or_empty(f, l->referer), l->referer >= 0);
-    put_str(w, ",\"agent\":");
-    put_json_opt(w, field_or_empty(f, l->agent), l->agent >= 0);
-    put_raw(w, "}", 1);
-}
-
 static void put_unparsed(struct worker *w, const char *s, size_t n)
 {
     const struct log_config *cfg = &w->ctx->cfg;
+    if (cfg->table) {
+        table_unparsed(w, s, n, 0);
+        return;
+    }
     w->st->unparsed++;
     if (!cfg->json) {
         put_undecoded(w, s, n);
@@ -353,7 +315,9 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
         if (n > 0 && s[0] == '#') {
             if (is_fields_line(s, n))
                 parse_w3c_header(s, n, layout);
-            if (cfg->json) {
+            if (cfg->table) {
+                table_unparsed(w, s, n, 1);
+            } else if (cfg->json) {
                 put_str(w, "{\"directive\":");
                 put_json_raw(w, span_of(s, s + n));
                 put_raw(w, "}", 1);
@@ -367,10 +331,17 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
             put_unparsed(w, s, n);
             return;
         }
-        if (cfg->json)
-            json_w3c(w, f, layout);
+        if (layout->cloudfront || cfg->table || cfg->json) /* JSON: every field */
+            record_process_w3c(w, s, n, f, count, layout);
         else
             line_w3c(w, s, n, f, layout);
+        if (!layout->cloudfront && !cfg->table && !cfg->json)
+            w->st->formats[LF_W3C]++;
+    } else if (fmt == FMT_RECORD || cfg->table) {
+        if (!record_process(w, s, n, fmt)) {
+            put_unparsed(w, s, n);
+            return;
+        }
     } else if (fmt == FMT_FIELD) {
         struct span f[LOG_MAX_FIELDS + 1];
         int count = split_fields(s, n, f, LOG_MAX_FIELDS);
@@ -396,15 +367,23 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
     } else {
         struct access a;
         if (!parse_access(s, n, &a, cfg->json) || (fmt == FMT_COMBINED && !a.has_ra)) {
-            put_unparsed(w, s, n);
-            return;
+            /* auto: the other formats (log_formats.c) */
+            if (fmt != FMT_AUTO || !record_process(w, s, n, fmt)) {
+                put_unparsed(w, s, n);
+                return;
+            }
+        } else if (cfg->json && a.has_ra && fmt != FMT_COMMON &&
+                   access_has_trailing(s, n, a.agent) && record_process(w, s, n, fmt)) {
+            /* JSON: nginx's trailing fields too, through the record */
+        } else {
+            if (fmt == FMT_COMMON)
+                a.has_ra = 0;
+            w->st->formats[a.has_ra ? LF_COMBINED : LF_COMMON]++;
+            if (cfg->json)
+                json_access(w, &a);
+            else
+                line_access(w, s, n, &a);
         }
-        if (fmt == FMT_COMMON)
-            a.has_ra = 0;
-        if (cfg->json)
-            json_access(w, &a);
-        else
-            line_access(w, s, n, &a);
     }
     w->st->escaped_lines += (uint64_t)w->line_escaped;
     w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
@@ -442,7 +421,10 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     job->out.len = 0;
     w->out = &job->out;
     w->st = &job->st;
-    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD;
+    /* A decoded space is \x20 (unless --raw-spaces): the line splits into the
+     * same fields, inside quotes too (awk field numbers stay right). */
+    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD ||
+                (!w->ctx->cfg.raw_spaces && !w->ctx->cfg.json);
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
     /* JSON, --raw: no text written as put_undecoded writes it. */
@@ -484,6 +466,8 @@ void add_stats(struct stats *a, const struct stats *b)
     a->invalid_utf8 += b->invalid_utf8;
     a->unparsed += b->unparsed;
     a->long_lines += b->long_lines;
+    for (int i = 0; i < LOG_STATS_FORMATS; i++)
+        a->formats[i] += b->formats[i];
 }
 
 void print_stats(const struct stats *s, double start)
@@ -504,4 +488,8 @@ void print_stats(const struct stats *s, double start)
             (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed,
             (unsigned long long)s->long_lines, elapsed,
             elapsed > 0 ? (double)s->bytes / elapsed / 1e9 : 0.0);
+    for (int i = 0; i < LF_COUNT && i < LOG_STATS_FORMATS; i++)
+        if (s->formats[i] > 0)
+            fprintf(stderr, "format %-14s %llu lines\n", log_format_name(i),
+                    (unsigned long long)s->formats[i]);
 }

@@ -8,10 +8,17 @@
  *   log_decompress.c  gzip and zstd input
  *   log_pipeline.c    chunks of whole lines, worker threads, in-order
  *                     output, long lines streamed, progress
- *   log_format.c      parsing lines of each format, format detection
+ *   log_format.c      parsing combined/common and W3C lines, W3C headers
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
- *   log_output.c      line and JSON writers, --stats
+ *   log_output.c      each line to its writer; combined/common line and JSON
+ *                     output, w3c line output; --stats
+ *   log_formats.c     the formats known by name, detection order
+ *   fmt_template.c    formats as templates: nginx and Apache format strings
+ *   fmt_json.c        JSON-lines logs
+ *   log_record*.c     a parsed line as named fields, and its line output;
+ *                     log_record_json.c its JSON, log_tsv.c TSV/CSV rows,
+ *                     log_field_text.c its fields' text, log_time.c ISO times
  *   log_scan.h/.c     finding the rare bytes that need work, 16 at a time
  *   log_util.c        buffers, spans (errors and writes: tools/cli.c)
  *
@@ -31,6 +38,7 @@
 #include "cli.h"
 #include "log_decode.h"
 #include "log_options.h"
+#include "log_tsv.h"
 #include "log_output.h"
 #include "log_pipeline.h"
 #include "log_util.h"
@@ -83,6 +91,10 @@ int pct_logs_main(int argc, char **argv)
         cfg.progress == 1 || (cfg.progress < 0 && isatty(STDERR_FILENO) && pl.run.size_known > 0);
     pl.run.start = now_seconds();
     output_start();
+    if (cfg.header) {
+        char header[2048];
+        write_out(header, table_header(header, sizeof header, cfg.table == 'c'), 0);
+    }
     pipeline_start(&pl, &ctx, threads > 1 ? (int)threads : 0);
     pipeline_inputs(&pl, files, nfiles);
     pipeline_stop(&pl);
@@ -91,5 +103,12 @@ int pct_logs_main(int argc, char **argv)
     if (cfg.stats)
         print_stats(&pl.run.total, pl.run.start);
     free(files);
-    return pl.run.failed ? CLI_EXIT_TROUBLE : CLI_EXIT_OK;
+    if (pl.run.failed)
+        return CLI_EXIT_TROUBLE;
+    if (cfg.strict && pl.run.total.unparsed > 0) { /* --strict-format */
+        fprintf(stderr, "pct logs: %llu line%s did not parse\n",
+                (unsigned long long)pl.run.total.unparsed, pl.run.total.unparsed == 1 ? "" : "s");
+        return CLI_EXIT_SOME_FAILED;
+    }
+    return CLI_EXIT_OK;
 }

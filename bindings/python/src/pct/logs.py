@@ -15,7 +15,9 @@ import threading
 
 __all__ = ["read", "LogError", "helper_path", "command"]
 
-_FORMATS = ("auto", "combined", "common", "w3c")
+# `pct logs --format` names (see `pct logs --help`).
+_FORMATS = ("auto", "combined", "common", "w3c", "cloudfront", "vhost_combined", "xff_combined",
+            "envoy", "haproxy", "alb", "elb", "squid", "traefik", "json")
 
 
 class LogError(RuntimeError):

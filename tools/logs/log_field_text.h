@@ -1,0 +1,31 @@
+/* log_field_text.h - a record field's text on its way out: log escapes
+ * undone (Apache/nginx \" \\xHH, JSON), CloudFront's own encoding layer
+ * decoded, then percent-decoded (or only UTF-8-repaired) into bytes that
+ * the writers escape for their output. Spans returned live in the worker's
+ * fmt_buf until the next call that writes the same buffer. */
+#ifndef PCT_TOOLS_LOG_FIELD_TEXT_H
+#define PCT_TOOLS_LOG_FIELD_TEXT_H
+
+#include <stddef.h>
+
+#include "log_decode.h"
+#include "log_record.h"
+
+/* A field's text as the program that wrote it meant it: log escapes undone,
+ * CloudFront's layer decoded (in fmt_buf[0] and [1]). */
+struct span field_text(struct worker *w, const struct log_field *f, struct span t);
+
+/* Decodes t (escapes of bytes in keep stay; keep_all: only UTF-8 repaired)
+ * into bytes ready for escaping (in fmt_buf[2], or t itself). */
+struct span decode_bytes(struct worker *w, struct span t, const pct_set *keep, unsigned flags);
+
+/* The keep set of a path: '/' unless --decode-slash. */
+const pct_set *path_keep(const struct worker *w);
+/* The flags of a query: '+' is a space unless --query plain. */
+unsigned query_flags(const struct worker *w);
+
+/* The scheme and authority of an absolute URL ("http://host:80"), 0 for a
+ * target that starts with its path. */
+size_t origin_length(struct span u);
+
+#endif

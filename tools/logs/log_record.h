@@ -1,0 +1,56 @@
+/* log_record.h - a parsed log line of any format as a generic record: named
+ * fields, each a span of the line with a kind that says how it is decoded
+ * and written. Formats fill records (fmt_*.c); writers read them
+ * (log_record_out.c), so a new format is a parser and nothing else. */
+#ifndef PCT_TOOLS_LOG_RECORD_H
+#define PCT_TOOLS_LOG_RECORD_H
+
+#include <stddef.h>
+
+#include "log_util.h"
+
+/* What a field holds: how it is decoded and written. */
+enum field_kind {
+    K_TEXT,    /* a string, not decoded in line output */
+    K_NUMBER,  /* a JSON number when it is one */
+    K_TIME,    /* a time as written; JSON adds NAME_iso (ISO 8601) */
+    K_REQUEST, /* "METHOD target PROTOCOL": method, path, query, protocol */
+    K_URL,     /* a request target or absolute URL: path and query decoded */
+    K_PATH,    /* a path alone (W3C cs-uri-stem) */
+    K_QUERY,   /* a query alone (W3C cs-uri-query) */
+    K_REFERER, /* a URL decoded only with --referer */
+    K_LIST     /* text that may hold spaces (an X-Forwarded-For list) */
+};
+
+/* How the field is written in the line: what must be escaped when decoded
+ * text is put back, and which log-level escapes its text holds. */
+enum field_quote {
+    FQ_BARE,   /* ended by a space: a decoded space is escaped */
+    FQ_QUOTED, /* inside "...": Apache/nginx escapes \" \\ \xHH */
+    FQ_TAB,    /* tab-separated (CloudFront): a decoded tab is escaped */
+    FQ_JSON    /* a JSON string's contents: JSON escapes */
+};
+
+struct log_field {
+    struct span name; /* empty: an unnamed trailing field ("extra") */
+    struct span v;    /* the text as written in the line */
+    unsigned char kind, quote;
+    unsigned char layers; /* extra percent-encoding layers (CloudFront: 1) */
+};
+
+#define LOG_RECORD_MAX 80
+
+struct log_record {
+    int format; /* enum log_format_id */
+    int n;
+    struct log_field f[LOG_RECORD_MAX];
+    size_t names_len;
+    char names[1024]; /* names built while parsing (JSON keys "a.b") */
+};
+
+/* Adds a field named by a C string; 0 when the record is full. */
+int record_add(struct log_record *r, const char *name, struct span v, int kind, int quote);
+/* The first field named name, or NULL. */
+const struct log_field *record_find(const struct log_record *r, const char *name);
+
+#endif

@@ -1,0 +1,147 @@
+/* log_time.c - access log times as ISO 8601. */
+#include <stdint.h>
+#include <string.h>
+
+#include "log_time.h"
+
+static int digits_at(struct span t, size_t at, size_t count)
+{
+    if (at + count > t.n)
+        return -1;
+    int v = 0;
+    for (size_t i = at; i < at + count; i++) {
+        if (t.p[i] < '0' || t.p[i] > '9')
+            return -1;
+        v = v * 10 + (t.p[i] - '0');
+    }
+    return v;
+}
+
+/* v as count decimal digits at o (snprintf is slow for every line). */
+static char *put_digits(char *o, int v, int count)
+{
+    for (int i = count - 1; i >= 0; i--, v /= 10)
+        o[i] = (char)('0' + v % 10);
+    return o + count;
+}
+
+static char *put_text(char *o, const char *p, size_t n)
+{
+    memcpy(o, p, n);
+    return o + n;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's). */
+static void civil_from_days(int64_t z, int *y, int *m, int *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+static size_t from_unix(struct span t, char *out)
+{
+    size_t i = 0;
+    int64_t secs = 0;
+    for (; i < t.n && t.p[i] >= '0' && t.p[i] <= '9' && i < 12; i++)
+        secs = secs * 10 + (t.p[i] - '0');
+    if (i == 0 || (i < t.n && t.p[i] != '.'))
+        return 0;
+    size_t frac = i < t.n ? i + 1 : t.n;
+    size_t frac_n = t.n - frac;
+    if (frac_n > 9 || digits_at(t, frac, frac_n) < 0)
+        return 0;
+    int y, m, d;
+    civil_from_days(secs / 86400, &y, &m, &d);
+    int sod = (int)(secs % 86400);
+    if (y > 9999)
+        return 0;
+    char *o = out;
+    o = put_digits(o, y, 4);
+    *o++ = '-';
+    o = put_digits(o, m, 2);
+    *o++ = '-';
+    o = put_digits(o, d, 2);
+    *o++ = 'T';
+    o = put_digits(o, sod / 3600, 2);
+    *o++ = ':';
+    o = put_digits(o, sod / 60 % 60, 2);
+    *o++ = ':';
+    o = put_digits(o, sod % 60, 2);
+    if (frac_n > 0) {
+        *o++ = '.';
+        o = put_text(o, t.p + frac, frac_n);
+    }
+    *o++ = 'Z';
+    return (size_t)(o - out);
+}
+
+size_t log_time_iso(struct span date, struct span t, char *out)
+{
+    static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    if (date.n > 0) { /* W3C: 2026-03-14 and 06:00:00, UTC */
+        if (date.n != 10 || digits_at(date, 0, 4) < 0 || date.p[4] != '-' ||
+            digits_at(date, 5, 2) < 0 || date.p[7] != '-' || digits_at(date, 8, 2) < 0 || t.n < 8 ||
+            t.n > 20)
+            return 0;
+        for (size_t i = 0; i < t.n; i++)
+            if ((t.p[i] < '0' || t.p[i] > '9') && t.p[i] != ':' && t.p[i] != '.')
+                return 0;
+        char *o = put_text(out, date.p, 10);
+        *o++ = 'T';
+        o = put_text(o, t.p, t.n);
+        *o++ = 'Z';
+        return (size_t)(o - out);
+    }
+    if (t.n >= 20 && t.n < LOG_ISO_MAX && digits_at(t, 0, 4) >= 0 && t.p[4] == '-' &&
+        t.p[10] == 'T') { /* already ISO 8601: its characters only */
+        for (size_t i = 0; i < t.n; i++)
+            if (strchr("0123456789-+:.TZ", t.p[i]) == NULL || t.p[i] == '\0')
+                return 0;
+        memcpy(out, t.p, t.n);
+        return t.n;
+    }
+    /* 10/Oct/2000:13:55:36[.655][ -0700] */
+    if (t.n >= 20 && t.p[2] == '/' && t.p[6] == '/' && t.p[11] == ':') {
+        const char *mon = NULL;
+        for (int k = 0; k < 12 && mon == NULL; k++)
+            if (memcmp(months + 3 * k, t.p + 3, 3) == 0)
+                mon = months + 3 * k;
+        int day = digits_at(t, 0, 2), year = digits_at(t, 7, 4);
+        if (mon == NULL || day < 0 || year < 0 || digits_at(t, 12, 2) < 0 ||
+            digits_at(t, 15, 2) < 0 || digits_at(t, 18, 2) < 0 || t.p[14] != ':' || t.p[17] != ':')
+            return 0;
+        size_t i = 20, ms = 0;
+        if (i < t.n && t.p[i] == '.')
+            for (i++, ms = i; i < t.n && t.p[i] >= '0' && t.p[i] <= '9';)
+                i++;
+        int zone = t.n - i == 6 && t.p[i] == ' ' && (t.p[i + 1] == '+' || t.p[i + 1] == '-') &&
+                   digits_at(t, i + 2, 4) >= 0;
+        if (!zone && i != t.n)
+            return 0;
+        char *o = put_digits(out, year, 4);
+        *o++ = '-';
+        o = put_digits(o, (int)((mon - months) / 3 + 1), 2);
+        *o++ = '-';
+        o = put_digits(o, day, 2);
+        *o++ = 'T';
+        o = put_text(o, t.p + 12, 8);
+        if (ms > 0) {
+            *o++ = '.';
+            o = put_text(o, t.p + ms, i - ms > 9 ? 9 : i - ms);
+        }
+        if (zone) {
+            o = put_text(o, t.p + i + 1, 3);
+            *o++ = ':';
+            o = put_text(o, t.p + i + 4, 2);
+        }
+        return (size_t)(o - out);
+    }
+    return from_unix(t, out);
+}

@@ -1,0 +1,18 @@
+/* log_time.h - access log times as ISO 8601, for JSON output. */
+#ifndef PCT_TOOLS_LOG_TIME_H
+#define PCT_TOOLS_LOG_TIME_H
+
+#include <stddef.h>
+
+#include "log_util.h"
+
+#define LOG_ISO_MAX 48
+
+/* Writes t as ISO 8601 at out (room for LOG_ISO_MAX bytes) and returns its
+ * length, or 0 when t is none of: 10/Oct/2000:13:55:36 -0700 (Apache,
+ * nginx; HAProxy's has milliseconds and no zone), ISO 8601 already, a
+ * Unix time with decimals (Squid, nginx $msec). date: a W3C date that goes
+ * with a time of day t (UTC), or an empty span. */
+size_t log_time_iso(struct span date, struct span t, char *out);
+
+#endif

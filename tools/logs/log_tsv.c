@@ -1,0 +1,305 @@
+/* log_tsv.c - TSV and CSV rows of chosen fields. */
+#include <stdint.h>
+#include <string.h>
+
+#include "fmt_json.h"
+#include "log_field_text.h"
+#include "log_format.h"
+#include "log_formats.h"
+#include "log_time.h"
+#include "log_tsv.h"
+
+static const char *const default_fields[] = {"format", "remote", "time",  "method",  "path",
+                                             "query",  "status", "bytes", "referer", "agent"};
+#define TABLE_MAX_FIELDS 64
+static char table_list[1024]; /* --fields, read-only once the threads start */
+static const char *table_names[TABLE_MAX_FIELDS];
+static int table_count;
+/* What each column is, found once: the request's parts, or a field. */
+enum column {
+    COL_FIELD,
+    COL_METHOD,
+    COL_PATH,
+    COL_QUERY,
+    COL_PROTOCOL,
+    COL_ORIGIN,
+    COL_FORMAT,
+    COL_LINE,
+    COL_ISO
+};
+static unsigned char table_columns[TABLE_MAX_FIELDS];
+/* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a C1
+ * lead (and '"', ','). */
+static struct log_scan table_scan[2];
+
+static void table_columns_find(void)
+{
+    static const char *const parts[] = {"",         "method", "path",   "query",
+                                        "protocol", "origin", "format", "line"};
+    for (int i = 0; i < table_count; i++) {
+        const char *name = table_names[i];
+        size_t len = strlen(name);
+        table_columns[i] = COL_FIELD;
+        for (int k = 1; k < (int)(sizeof parts / sizeof *parts); k++)
+            if (strcmp(name, parts[k]) == 0)
+                table_columns[i] = (unsigned char)k;
+        if (len > 4 && strcmp(name + len - 4, "_iso") == 0)
+            table_columns[i] = COL_ISO;
+    }
+    log_scan_init(&table_scan[0], 0x20, 0, "\\\x7f\xc2");
+    log_scan_init(&table_scan[1], 0x20, 0, "\\\x7f\xc2\",");
+}
+
+const char *table_fields_set(const char *list)
+{
+    table_count = 0;
+    if (list == NULL) {
+        for (size_t i = 0; i < sizeof default_fields / sizeof *default_fields; i++)
+            table_names[table_count++] = default_fields[i];
+        table_columns_find();
+        return NULL;
+    }
+    if (strlen(list) >= sizeof table_list)
+        return "--fields is too long";
+    strcpy(table_list, list);
+    for (char *p = table_list; *p;) {
+        char *comma = strchr(p, ',');
+        if (comma != NULL)
+            *comma = '\0';
+        if (*p == '\0')
+            return "--fields has an empty name";
+        for (const char *c = p; *c; c++)
+            if ((unsigned char)*c <= ' ' || *c == '"' || *c == '\\' || (unsigned char)*c >= 0x7f)
+                return "--fields names are printable ASCII without spaces, quotes or backslashes";
+        if (table_count == TABLE_MAX_FIELDS)
+            return "--fields names at most 64 fields";
+        table_names[table_count++] = p;
+        if (comma == NULL)
+            break;
+        p = comma + 1;
+    }
+    table_columns_find();
+    return NULL;
+}
+
+size_t table_header(char *out, size_t cap, int csv)
+{
+    size_t len = 0;
+    for (int i = 0; i < table_count; i++) {
+        size_t n = strlen(table_names[i]);
+        if (len + n + 2 > cap)
+            break;
+        if (i > 0)
+            out[len++] = csv ? ',' : '\t';
+        memcpy(out + len, table_names[i], n);
+        len += n;
+    }
+    out[len++] = '\n';
+    return len;
+}
+
+/* One value: a backslash, tab, CR, LF and other controls as \\ \t \r \n
+ * \xHH (C1 controls too, unless --bytes); CSV then quotes a value holding
+ * a comma, a quote or a space at either end. */
+static void table_value(struct worker *w, struct span v)
+{
+    int csv = w->ctx->cfg.table == 'c';
+    buf_reserve(w->out, 4 * v.n + 8); /* --fields may name a field many times */
+    size_t clean = log_scan_find(&table_scan[csv], v.p, 0, v.n);
+    int edge_space = csv && v.n > 0 && (v.p[0] == ' ' || v.p[v.n - 1] == ' ');
+    if (clean == v.n && !edge_space) { /* most values: nothing to escape */
+        put_raw(w, v.p, v.n);
+        return;
+    }
+    char *o = w->out->data + w->out->len;
+    int quote = csv && v.n > 0 &&
+                (memchr(v.p, ',', v.n) != NULL || memchr(v.p, '"', v.n) != NULL || v.p[0] == ' ' ||
+                 v.p[v.n - 1] == ' ');
+    if (quote)
+        *o++ = '"';
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < v.n; i++) {
+        unsigned char c = (unsigned char)v.p[i];
+        int c1 = c == 0xC2 && i + 1 < v.n && (unsigned char)v.p[i + 1] >= 0x80 &&
+                 (unsigned char)v.p[i + 1] <= 0x9F && !w->ctx->cfg.bytes;
+        if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
+            *o++ = '\\';
+            *o++ = c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
+        } else if (c < 0x20 || c == 0x7f || c1) {
+            for (int k = 0; k <= c1; k++) {
+                c = (unsigned char)v.p[i + (size_t)k];
+                *o++ = '\\';
+                *o++ = 'x';
+                *o++ = hex[c >> 4];
+                *o++ = hex[c & 15];
+            }
+            i += (size_t)c1;
+        } else if (c == '"' && quote) {
+            *o++ = '"';
+            *o++ = '"';
+        } else {
+            *o++ = (char)c;
+        }
+    }
+    if (quote)
+        *o++ = '"';
+    w->out->len = (size_t)(o - w->out->data);
+}
+
+static void table_null(struct worker *w)
+{
+    if (w->ctx->cfg.table == 't')
+        put_raw(w, "\\N", 2);
+}
+
+/* A column's field: by its name, or in JSON lines by the usual keys. */
+static const struct log_field *table_find(const struct log_record *r, const char *name)
+{
+    const struct log_field *f = record_find(r, name);
+    return f == NULL && r->format == LF_JSON ? json_line_field(r, name) : f;
+}
+
+/* The URL-bearing field of a record and its target. */
+static const struct log_field *record_url(const struct log_record *r, struct span *target,
+                                          struct span *rest)
+{
+    for (int i = 0; i < r->n; i++) {
+        const struct log_field *f = &r->f[i];
+        struct span method;
+        if (f->kind == K_REQUEST && split_request(f->v, &method, target)) {
+            *rest = span_of(target->p + target->n, f->v.p + f->v.n);
+            return f;
+        }
+        if (f->kind == K_URL && !span_is(f->v, "-")) {
+            *target = f->v;
+            *rest = span_of(f->v.p, f->v.p);
+            return f;
+        }
+    }
+    return NULL;
+}
+
+/* Puts the value of a request-derived column; 0 if it is not one. */
+static int table_url_part(struct worker *w, const struct log_record *r, const char *name, int which)
+{
+    if (which < COL_METHOD || which > COL_ORIGIN)
+        return 0;
+    const struct log_field *plain = table_find(r, name);
+    if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
+        if (span_is(plain->v, "-") || plain->v.n == 0) {
+            table_null(w);
+            return 1;
+        }
+        struct span t = field_text(w, plain, plain->v);
+        if (plain->kind == K_PATH)
+            table_value(w, decode_bytes(w, t, path_keep(w), path_flags(w)));
+        else if (plain->kind == K_QUERY)
+            table_value(w,
+                        decode_bytes(w, t.n > 0 && t.p[0] == '?' ? span_of(t.p + 1, t.p + t.n) : t,
+                                     &w->ctx->keep_query, query_flags(w)));
+        else
+            table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
+        return 1;
+    }
+    struct span target, rest;
+    const struct log_field *f = record_url(r, &target, &rest);
+    if (f == NULL) {
+        table_null(w);
+        return 1;
+    }
+    if (which == COL_METHOD || which == COL_PROTOCOL) {
+        struct span v = which == COL_METHOD
+                            ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
+                            : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
+        if (v.n == 0)
+            table_null(w);
+        else
+            table_value(w, decode_bytes(w, field_text(w, f, v), &w->ctx->keep_all, 0));
+        return 1;
+    }
+    struct span u = field_text(w, f, target); /* below, only B_DECODED is written */
+    size_t origin = origin_length(u);
+    const char *q = memchr(u.p + origin, '?', u.n - origin);
+    if (which == COL_ORIGIN)
+        table_value(w, span_of(u.p, u.p + origin));
+    else if (which == COL_PATH)
+        table_value(w, decode_bytes(w, span_of(u.p + origin, q != NULL ? q : u.p + u.n),
+                                    path_keep(w), path_flags(w)));
+    else if (q == NULL)
+        table_null(w);
+    else if (w->ctx->cfg.query == Q_KEEP)
+        table_value(w, decode_bytes(w, span_of(q + 1, u.p + u.n), &w->ctx->keep_all, 0));
+    else
+        table_value(
+            w, decode_bytes(w, span_of(q + 1, u.p + u.n), &w->ctx->keep_query, query_flags(w)));
+    return 1;
+}
+
+static void table_column(struct worker *w, const char *s, size_t n, const struct log_record *r,
+                         const char *name, int column)
+{
+    if (column == COL_FORMAT) {
+        put_str(w, log_format_name(r->format));
+        return;
+    }
+    if (column == COL_LINE) {
+        table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
+        return;
+    }
+    if (table_url_part(w, r, name, column))
+        return;
+    if (column == COL_ISO) {
+        size_t len = strlen(name);
+        for (int i = 0; i < r->n; i++) {
+            const struct log_field *f = &r->f[i];
+            if (f->kind == K_TIME && f->name.n == len - 4 &&
+                memcmp(f->name.p, name, len - 4) == 0) {
+                char iso[LOG_ISO_MAX];
+                const struct log_field *d =
+                    span_is(f->name, "time") ? record_find(r, "date") : NULL;
+                struct span date = d != NULL ? d->v : span_of("", "");
+                size_t k = log_time_iso(date, f->v, iso);
+                if (k > 0)
+                    table_value(w, span_of(iso, iso + k));
+                else
+                    table_null(w);
+                return;
+            }
+        }
+    }
+    const struct log_field *f = table_find(r, name);
+    if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
+        table_null(w);
+        return;
+    }
+    struct span t = field_text(w, f, f->v);
+    if (f->kind == K_REFERER && w->ctx->cfg.referer)
+        table_value(w, decode_bytes(w, t, path_keep(w), path_flags(w)));
+    else
+        table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
+}
+
+void table_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
+{
+    for (int i = 0; i < table_count; i++) {
+        if (i > 0)
+            put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
+        table_column(w, s, n, r, table_names[i], table_columns[i]);
+    }
+}
+
+void table_unparsed(struct worker *w, const char *s, size_t n, int directive)
+{
+    buf_reserve(w->out, 8 * n + 16 * (size_t)table_count + 64);
+    w->st->unparsed += (uint64_t)!directive;
+    for (int i = 0; i < table_count; i++) {
+        if (i > 0)
+            put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
+        if (table_columns[i] == COL_FORMAT)
+            put_str(w, directive ? "directive" : "unparsed");
+        else if (table_columns[i] == COL_LINE)
+            table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
+        else
+            table_null(w);
+    }
+}
