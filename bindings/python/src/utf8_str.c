@@ -5,13 +5,12 @@
  * one: on 64 KiB of decoded URL text it took several times as long as the
  * percent-decoding. Here one pass finds the widest character and the length
  * (ASCII is copied), the bytes are validated (libpct's validator), and the
- * string is made at its final size and kind and filled: with AVX-512 (VBMI2) 32
- * bytes at a time whatever they hold, else runs of ASCII 16 bytes at a
- * time and the other characters one by one. Text that is not valid UTF-8 is
- * CPython's to decode from its first error on (the error handler sees what
- * it would see), except that the valid text before it is decoded here when
- * the handler is "replace", whose output for the rest does not depend on
- * where the decoding started. */
+ * string is made at its final size and kind and filled: runs of ASCII 16
+ * bytes at a time and the other characters one by one. Text that is not
+ * valid UTF-8 is CPython's to decode from its first error on (the error
+ * handler sees what it would see), except that the valid text before it is
+ * decoded here when the handler is "replace", whose output for the rest does
+ * not depend on where the decoding started. */
 #include "utf8_str.h"
 
 #include <string.h>
@@ -104,71 +103,6 @@ FILL_UTF8(Py_UCS1, ucs1)
 FILL_UTF8(Py_UCS2, ucs2)
 FILL_UTF8(Py_UCS4, ucs4)
 
-#if defined(__GNUC__) && defined(__x86_64__)
-#define HAVE_FILL_AVX512 1
-#include <immintrin.h>
-
-/* 1 if fill_avx512 is to be used: libpct's avx512 implementation is (so
- * use_implementation() chooses this code too), and the CPU has VBMI2. */
-static int avx512_usable(void)
-{
-    static int cpu = -1;
-    if (cpu < 0) {
-        __builtin_cpu_init();
-        cpu = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-              __builtin_cpu_supports("avx512vbmi2");
-    }
-    return cpu && strcmp(pct_implementation(), "avx512") == 0;
-}
-
-/* The characters of valid UTF-8 with no 4-byte sequence, 32 bytes at a
- * time with no branch on the text: each byte's character as if it started
- * one (from it and the next two bytes), then those of the bytes that do
- * (not 10xxxxxx) packed together. A window's last characters may end in
- * the next one, whose continuation bytes are then simply not kept: the
- * windows are 32 bytes apart whatever the text. Writes 16-bit (ucs2) or
- * 8-bit characters to out while 34 bytes are left; returns how many, with
- * *done: the bytes of s read as windows. */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2,bmi2,popcnt"))) static size_t
-fill_avx512(void *out, int ucs2, const unsigned char *s, size_t n, size_t *done)
-{
-    const __m512i low5 = _mm512_set1_epi16(0x1F), low6 = _mm512_set1_epi16(0x3F),
-                  low4 = _mm512_set1_epi16(0x0F), top2 = _mm512_set1_epi16(0xC0),
-                  cont = _mm512_set1_epi16(0x80), lead3 = _mm512_set1_epi16(0xE0);
-    size_t i = 0, o = 0;
-    while (n - i >= 34) {
-        const __m512i b0 =
-            _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s + i)));
-        const __m512i b1 =
-            _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s + i + 1)));
-        const __m512i b2 =
-            _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s + i + 2)));
-        const __m512i two = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(b0, low5), 6),
-                                            _mm512_and_si512(b1, low6));
-        const __m512i three =
-            _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(b0, low4), 12),
-                                            _mm512_slli_epi16(_mm512_and_si512(b1, low6), 6)),
-                            _mm512_and_si512(b2, low6));
-        __m512i chars = _mm512_mask_blend_epi16(_mm512_cmpge_epu16_mask(b0, lead3), two, three);
-        chars = _mm512_mask_blend_epi16(_mm512_cmplt_epu16_mask(b0, cont), chars, b0);
-        const __mmask32 starts = _mm512_cmpneq_epi16_mask(_mm512_and_si512(b0, top2), cont);
-        const __m512i packed = _mm512_maskz_compress_epi16(starts, chars);
-        const unsigned k = (unsigned)__builtin_popcount(starts);
-        const __mmask32 room = _bzhi_u32(~0u, k);
-        if (ucs2)
-            _mm512_mask_storeu_epi16((uint16_t *)out + o, room, packed);
-        else
-            _mm256_mask_storeu_epi8((uint8_t *)out + o, room, _mm512_cvtepi16_epi8(packed));
-        o += k;
-        i += 32;
-    }
-    *done = i;
-    return o;
-}
-#else
-#define HAVE_FILL_AVX512 0
-#endif
-
 /* The continuation bytes (10xxxxxx) of s[0..n) and (*top) its largest byte. */
 static size_t continuation_bytes(const unsigned char *s, size_t n, unsigned char *top)
 {
@@ -223,26 +157,15 @@ static PyObject *str_from_valid_utf8(const unsigned char *s, size_t n, size_t co
     if (str == NULL)
         return NULL;
     const int kind = PyUnicode_KIND(str);
-    size_t done = 0, written = 0;
-#if HAVE_FILL_AVX512
-    /* no 4-byte sequence in 1- and 2-byte strings; the rest from the next
-     * character on (past the continuation bytes of the last) */
-    if ((kind == PyUnicode_2BYTE_KIND || (kind == PyUnicode_1BYTE_KIND && maxchar != 0x7F)) &&
-        avx512_usable()) {
-        written = fill_avx512(PyUnicode_DATA(str), kind == PyUnicode_2BYTE_KIND, s, n, &done);
-        while (done < n && (s[done] & 0xC0) == 0x80)
-            done++;
-    }
-#endif
     switch (kind) {
     case PyUnicode_1BYTE_KIND:
         if (maxchar == 0x7F)
             memcpy(PyUnicode_DATA(str), s, n);
         else
-            fill_ucs1(PyUnicode_1BYTE_DATA(str) + written, s + done, n - done);
+            fill_ucs1(PyUnicode_1BYTE_DATA(str), s, n);
         break;
     case PyUnicode_2BYTE_KIND:
-        fill_ucs2(PyUnicode_2BYTE_DATA(str) + written, s + done, n - done);
+        fill_ucs2(PyUnicode_2BYTE_DATA(str), s, n);
         break;
     default:
         fill_ucs4(PyUnicode_4BYTE_DATA(str), s, n);

@@ -167,8 +167,8 @@ def test_every_byte_value():
 
 @pytest.mark.parametrize("impl", pct.implementations())
 def test_unquote_utf8_text(rng, impl):
-    """Long decoded text as UTF-8 (its own str builder in pct, 32 bytes at a
-    time with the avx512 implementation): ASCII runs of every length around
+    """Long decoded text as UTF-8 (its own str builder in pct, over each
+    implementation's UTF-8 validation): ASCII runs of every length around
     16 and 64 between 2-, 3- and 4-byte characters, sometimes an ill-formed
     sequence, each UTF-8 spelling and error handler."""
     before = pct.implementation()
