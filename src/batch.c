@@ -8,16 +8,18 @@
  *
  * Lenient decoding (no flag but PCT_PLUS) is also a local operation: each
  * escape becomes one byte wherever it is. Such a batch is decoded as one
- * buffer per run of strings (a string whose last two bytes hold a '%', which
- * the next string's bytes could complete, ends a run), and the
- * output offsets come from a bit mask of escape starts, 64 bytes at a time
- * (SSE2 where it is the baseline), popcounted per string. That keeps the cost
- * per string to a few instructions. */
+ * buffer per chunk of strings (16 KiB), and the output offsets come from a
+ * bit mask of the chunk's '%' bytes read from the cache right after (by
+ * the implementation's find_all, the kernels' own classifier): string i
+ * ends, in the output, 2 bytes before its input end per '%' before that,
+ * one popcount per string. That holds when every '%' starts an escape (the
+ * decoder's byte count says whether it did) and none is in the last two
+ * bytes of a string (where the decoder could complete it with the next
+ * string's bytes): nearly always. Otherwise the chunk is counted again with
+ * the escape starts themselves (find_all's '%' and hex-digit masks combined
+ * here), and, if an escape does run into the next string, decoded again in
+ * pieces that end there. */
 #include <stdint.h>
-#include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "impl.h"
 
@@ -50,6 +52,23 @@ static int overlap(const void *a, size_t alen, const void *b, size_t blen)
     return alen != 0 && blen != 0 && x < y + blen && y < x + alen;
 }
 
+/* 1 if offsets[i + 1] < offsets[i] for some i < n. No early exit: the
+ * compiler vectorizes it. */
+static int offsets_decrease(const void *offsets, int wide, size_t n)
+{
+    int bad = 0;
+    if (wide) {
+        const int64_t *o = (const int64_t *)offsets;
+        for (size_t i = 0; i < n; i++)
+            bad |= o[i + 1] < o[i];
+    } else {
+        const int32_t *o = (const int32_t *)offsets;
+        for (size_t i = 0; i < n; i++)
+            bad |= o[i + 1] < o[i];
+    }
+    return bad;
+}
+
 /* The checks made once per batch; 1 if the arguments are usable. */
 static int batch_valid(const char *data, const void *offsets, int wide, size_t n, const char *out,
                        size_t out_size, const void *out_offsets, const pct_result *results)
@@ -60,17 +79,10 @@ static int batch_valid(const char *data, const void *offsets, int wide, size_t n
     const size_t width = wide ? sizeof(int64_t) : sizeof(int32_t);
     if (n >= SIZE_MAX / sizeof(pct_result) || n >= SIZE_MAX / width - 1)
         return 0;
-    int64_t prev = offset_at(offsets, wide, 0);
-    if (prev < 0)
+    const int64_t first = offset_at(offsets, wide, 0);
+    if (first < 0 || offsets_decrease(offsets, wide, n))
         return 0;
-    const int64_t first = prev;
-    for (size_t i = 1; i <= n; i++) {
-        const int64_t next = offset_at(offsets, wide, i);
-        if (next < prev)
-            return 0;
-        prev = next;
-    }
-    const int64_t bytes = prev - first;
+    const int64_t bytes = offset_at(offsets, wide, n) - first;
     if ((uint64_t)bytes > (uint64_t)(SIZE_MAX / 3))
         return 0;
     if (bytes != 0 && data == NULL)
@@ -86,287 +98,224 @@ static int batch_valid(const char *data, const void *offsets, int wide, size_t n
     return 1;
 }
 
-#if !defined(__SSE2__)
-static int is_hex(uint8_t c)
+/* Bits set in m: the popcnt instruction where the build targets it, else
+ * the bit-sliced sum (no call into the compiler's runtime, no branch). */
+BATCH_INLINE size_t popcount64(uint64_t m)
 {
-    return (uint8_t)((c | 0x20) - 'a') < 6 || (uint8_t)(c - '0') < 10;
-}
-#endif
-
-#if defined(__SSE2__)
-/* 16 bits: which of the 16 bytes at p are hex digits (signed compares:
- * bytes >= 0x80 are negative and fail every range). */
-static inline unsigned hex16(const uint8_t *p)
-{
-    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
-    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                        _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
-                                         _mm_cmplt_epi8(lower, _mm_set1_epi8('f' + 1)));
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, letter));
-}
-#endif
-
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define BATCH_AVX2 1
-#include <immintrin.h>
-
-#include "cpu.h"
-
-/* 32 bits each: the '%' bytes and the hex digits of the 32 bytes at p. */
-__attribute__((target("avx2"))) static inline uint64_t percent32(const uint8_t *p, uint32_t *hex)
-{
-    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    const __m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-    const __m256i digit = _mm256_and_si256(_mm256_cmpgt_epi8(v, _mm256_set1_epi8('0' - 1)),
-                                           _mm256_cmpgt_epi8(_mm256_set1_epi8('9' + 1), v));
-    const __m256i letter = _mm256_and_si256(_mm256_cmpgt_epi8(lower, _mm256_set1_epi8('a' - 1)),
-                                            _mm256_cmpgt_epi8(_mm256_set1_epi8('f' + 1), lower));
-    *hex = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(digit, letter));
-    return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')));
-}
-
-/* 64 bits each: the '%' bytes and the hex digits of the 64 bytes at p. */
-__attribute__((target("avx512f,avx512bw"))) static inline uint64_t percent64(const uint8_t *p,
-                                                                             uint64_t *hex)
-{
-    const __m512i v = _mm512_loadu_si512((const void *)p);
-    const __m512i lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-    const __mmask64 digit =
-        _mm512_cmple_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('0')), _mm512_set1_epi8(9));
-    const __mmask64 letter =
-        _mm512_cmple_epu8_mask(_mm512_sub_epi8(lower, _mm512_set1_epi8('a')), _mm512_set1_epi8(5));
-    *hex = (uint64_t)(digit | letter);
-    return (uint64_t)_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('%'));
-}
+#if defined(__POPCNT__)
+    return (size_t)__builtin_popcountll(m);
 #else
-#define BATCH_AVX2 0
-#endif
-
-/* Bits set in m: the popcnt instruction in the callers compiled for it
- * (avx2 != 0), else the compiler's routine, skipped for 0. */
-BATCH_INLINE size_t popcount64(int avx2, uint64_t m)
-{
-    if (avx2)
-        return (size_t)__builtin_popcountll(m);
-    return m ? (size_t)__builtin_popcountll(m) : 0;
-}
-
-/* The '%' bytes (returned) and the hex digits (*hex) of the block at offset
- * q of the run, bit k for byte q + k; avx2: 1 when the CPU has AVX2 and the
- * caller is compiled for it, 2 for AVX-512 BW, 0 or 3 (popcnt only) for
- * SSE2 where it is the baseline, else scalar. */
-BATCH_INLINE uint64_t block_masks(int avx2, const uint8_t *run, size_t len, size_t q, uint64_t *hex)
-{
-    const uint8_t *p = run + q;
-    size_t n = len - q;
-#if BATCH_AVX2 || defined(__SSE2__)
-    /* the run's last, partial block: zero-padded (zeros are neither '%' nor
-     * hex digits), as the bytes after the run may not be readable */
-    uint8_t padded[64];
-    if (n < 64) {
-        memset(padded, 0, sizeof padded);
-        memcpy(padded, p, n);
-        p = padded;
-    }
-    n = 64;
-#endif
-#if BATCH_AVX2
-    if (avx2 == 2)
-        return percent64(p, hex);
-    if (avx2 == 1) {
-        uint32_t h0, h1;
-        const uint64_t pct = percent32(p, &h0) | percent32(p + 32, &h1) << 32;
-        *hex = (uint64_t)h0 | (uint64_t)h1 << 32;
-        return pct;
-    }
-#else
-    (void)avx2;
-#endif
-#if defined(__SSE2__)
-    const __m128i percent = _mm_set1_epi8('%');
-    const __m128i *v = (const __m128i *)(const void *)p;
-    *hex = (uint64_t)hex16(p) | (uint64_t)hex16(p + 16) << 16 | (uint64_t)hex16(p + 32) << 32 |
-           (uint64_t)hex16(p + 48) << 48;
-    return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), percent)) |
-           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), percent))
-               << 16 |
-           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), percent))
-               << 32 |
-           (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), percent))
-               << 48;
-#else
-    if (n > 64)
-        n = 64;
-    uint64_t pct = 0, h = 0;
-    for (size_t k = 0; k < n; k++) {
-        pct |= (uint64_t)(p[k] == '%') << k;
-        h |= (uint64_t)is_hex(p[k]) << k;
-    }
-    *hex = h;
-    return pct;
+    m -= m >> 1 & UINT64_C(0x5555555555555555);
+    m = (m & UINT64_C(0x3333333333333333)) + (m >> 2 & UINT64_C(0x3333333333333333));
+    m = (m + (m >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (size_t)(m * UINT64_C(0x0101010101010101) >> 56);
 #endif
 }
+
+/* The sets the chunks are classified with, by the implementation's
+ * find_all: '%' (0x25), and the hex digits 0-9 (0x30-0x39), A-F
+ * (0x41-0x46), a-f (0x61-0x66); bit (b & 7) of bits[b >> 3] is byte b. */
+static const pct_set percent_set = {{[0x25 >> 3] = 1u << (0x25 & 7)}};
+static const pct_set hex_set = {
+    {[0x30 >> 3] = 0xFF, [0x38 >> 3] = 0x03, [0x40 >> 3] = 0x7E, [0x60 >> 3] = 0x7E}};
 
 enum {
-    RUN_BYTES = 16384,             /* a run of several strings is at most this long */
-    RUN_WORDS = RUN_BYTES / 64 + 1 /* its escape-start words, and one of zeros */
+    CHUNK_BYTES = 16384,               /* a chunk of several strings is at most this long */
+    CHUNK_WORDS = CHUNK_BYTES / 64 + 1 /* its words, and the one its end may fall in */
 };
 
-/* bits[w]: the escape starts of bytes [64w, 64w + 64) of the run (bit k set
- * when byte 64w + k is a '%' followed by two hex digits); before[w]: the
- * escape starts before byte 64w. */
-BATCH_INLINE void escape_words(int avx2, const uint8_t *run, size_t len, uint64_t *bits,
-                               uint32_t *before)
+/* The '%' bytes of a chunk, or (exact) its escape starts (a '%' followed by
+ * two hex digits). bits[w] bit k: byte 64w + k is one; before[w]: how many
+ * are before byte 64w; ends[w] bit k: byte 64w + k - 1 or 64w + k - 2 is one,
+ * that is, one would run past a string ending at 64w + k. Past the chunk,
+ * bits are 0. */
+typedef struct escape_map {
+    uint64_t bits[CHUNK_WORDS];
+    uint64_t ends[CHUNK_WORDS];
+    uint32_t before[CHUNK_WORDS];
+} escape_map;
+
+/* Word w of the map is b: its count before and its end bits (prev: word
+ * w - 1; *count: the bits before word w, then before word w + 1). */
+BATCH_INLINE void map_word(escape_map *map, size_t w, uint64_t b, uint64_t prev, uint32_t *count)
 {
-    uint64_t hex[RUN_WORDS + 1];
+    map->bits[w] = b;
+    map->before[w] = *count;
+    map->ends[w] = b << 1 | b << 2 | prev >> 63 | prev >> 62;
+    *count += (uint32_t)popcount64(b);
+}
+
+/* The map of a chunk's '%' bytes (exact == 0) or escape starts, classified
+ * by the implementation's find_all (which writes no bit past len). */
+static void chunk_words(pct_find_all_fn *find_all, int exact, const uint8_t *chunk, size_t len,
+                        escape_map *map)
+{
+    uint64_t hex[CHUNK_WORDS];
     const size_t words = (len + 63) / 64;
-    for (size_t w = 0; w < words; w++)
-        bits[w] = block_masks(avx2, run, len, 64 * w, &hex[w]);
-    hex[words] = 0;
-    /* an escape start: a '%' and hex digits in the next two bytes, which
-     * may be in the next block (none after the run) */
     uint32_t count = 0;
-    for (size_t w = 0; w < words; w++) {
-        bits[w] &= (hex[w] >> 1 | hex[w + 1] << 63) & (hex[w] >> 2 | hex[w + 1] << 62);
-        before[w] = count;
-        count += (uint32_t)popcount64(avx2, bits[w]);
+    uint64_t prev = 0;
+    find_all(chunk, len, &percent_set, map->bits);
+    if (exact) {
+        /* an escape start: a '%' and hex digits in the next two bytes,
+         * which may be in the next word (none after the chunk) */
+        find_all(chunk, len, &hex_set, hex);
+        hex[words] = 0;
+        for (size_t w = 0; w < words; w++)
+            map->bits[w] &= (hex[w] >> 1 | hex[w + 1] << 63) & (hex[w] >> 2 | hex[w + 1] << 62);
     }
-    bits[words] = 0;
-    before[words] = count;
+    for (size_t w = 0; w < words; w++) {
+        const uint64_t b = map->bits[w];
+        map_word(map, w, b, prev, &count);
+        prev = b;
+    }
+    map_word(map, words, 0, prev, &count);
 }
 
-/* Escape starts before offset x (x <= the run's length). */
-BATCH_INLINE size_t escapes_before(int avx2, const uint64_t *bits, const uint32_t *before, size_t x)
+/* Bits of the map before offset x (x <= the chunk's length). */
+BATCH_INLINE size_t escapes_before(const escape_map *map, size_t x)
 {
-    const uint64_t m = bits[x >> 6] & ((UINT64_C(1) << (x & 63)) - 1);
-    return before[x >> 6] + popcount64(avx2, m);
+    const uint64_t m = map->bits[x >> 6] & ((UINT64_C(1) << (x & 63)) - 1);
+    return map->before[x >> 6] + popcount64(m);
 }
 
-/* Results and output offsets of strings [first, last), decoded as one buffer
- * run[0 .. offsets[last] - offsets[first]): string i gives its length less 2
- * per escape that starts at least 2 bytes before its end (one that starts
- * later is not complete within it). Only the run's last string may have a
- * '%' in its last two bytes (else the decoder could have completed that
- * escape with the next string's bytes). *pos advances. */
-BATCH_INLINE void run_results_body(int avx2, int wide, const uint8_t *run, const void *offsets,
-                                   size_t first, size_t last, void *out_offsets,
-                                   pct_result *results, size_t *pos)
+/* Results and output offsets of strings [first, last), output from *pos on,
+ * taking each bit of the map for an escape within its string: then string i
+ * ends, in the output, at its end less 2 bytes per bit before that. One
+ * popcount per string, no branch. Returns 1 if a bit is in the last two
+ * bytes of a string, where an escape could run into the next string (then
+ * what was written is to be redone), else 0; *pos advances. */
+BATCH_INLINE int chunk_offsets_body(int wide, const escape_map *map, const void *offsets,
+                                    size_t first, size_t last, void *out_offsets,
+                                    pct_result *results, size_t *pos)
 {
-    uint64_t bits[RUN_WORDS];
-    uint32_t before[RUN_WORDS];
-    const size_t base = (size_t)offset_at(offsets, wide, first);
-    escape_words(avx2, run, (size_t)offset_at(offsets, wide, last) - base, bits, before);
-    size_t start = 0, out = *pos;
+    const size_t base = (size_t)offset_at(offsets, wide, first), out0 = *pos;
+    size_t prev = out0;
+    uint64_t crossing = 0;
     for (size_t i = first; i < last; i++) {
         const size_t end = (size_t)offset_at(offsets, wide, i + 1) - base;
-        size_t written = end - start;
-        if (written > 2)
-            written -= 2 * (escapes_before(avx2, bits, before, end - 2) -
-                            escapes_before(avx2, bits, before, start));
+        crossing |= map->ends[end >> 6] >> (end & 63);
+        const size_t out = out0 + end - 2 * escapes_before(map, end);
         results[i].status = PCT_OK;
-        results[i].count = written;
-        out += written;
+        results[i].count = out - prev;
         set_offset(out_offsets, wide, i + 1, out);
-        start = end;
+        prev = out;
     }
-    *pos = out;
+    *pos = prev;
+    return (int)(crossing & 1);
 }
 
-static void run_results_base(int wide, const uint8_t *run, const void *offsets, size_t first,
-                             size_t last, void *out_offsets, pct_result *results, size_t *pos)
+/* chunk_offsets_body for either offset width. */
+static int chunk_offsets(int wide, const escape_map *map, const void *offsets, size_t first,
+                         size_t last, void *out_offsets, pct_result *results, size_t *pos)
 {
-    run_results_body(0, wide, run, offsets, first, last, out_offsets, results, pos);
+    return wide ? chunk_offsets_body(1, map, offsets, first, last, out_offsets, results, pos)
+                : chunk_offsets_body(0, map, offsets, first, last, out_offsets, results, pos);
 }
 
-#if BATCH_AVX2
-/* The same with AVX2 blocks and the popcnt instruction. */
-__attribute__((target("avx2,popcnt"))) static void
-run_results_avx2(int wide, const uint8_t *run, const void *offsets, size_t first, size_t last,
-                 void *out_offsets, pct_result *results, size_t *pos)
+/* The map of strings [first, last) (the chunk of len bytes) and their
+ * results and output offsets; returns chunk_offsets_body's answer. */
+static int chunk_results(pct_find_all_fn *find_all, int exact, int wide, const uint8_t *chunk,
+                         size_t len, const void *offsets, size_t first, size_t last,
+                         void *out_offsets, pct_result *results, size_t *pos, escape_map *map)
 {
-    run_results_body(1, wide, run, offsets, first, last, out_offsets, results, pos);
+    chunk_words(find_all, exact, chunk, len, map);
+    return chunk_offsets(wide, map, offsets, first, last, out_offsets, results, pos);
 }
 
-/* The same with SSE2 blocks and the popcnt instruction (the sse42
- * implementation's CPUs have it). */
-__attribute__((target("popcnt"))) static void run_results_popcnt(int wide, const uint8_t *run,
-                                                                 const void *offsets, size_t first,
-                                                                 size_t last, void *out_offsets,
-                                                                 pct_result *results, size_t *pos)
+/* The chunk [first, last) again, when an escape may cross from one string
+ * into the next: each string's escapes counted between its own ends, and one
+ * kernel call per piece of the chunk that ends with such a string (so that
+ * the decoder does not complete the escape with the next string's bytes).
+ * Returns 0, or 1 if a decoder's count differs from what was counted. */
+static int chunk_decode_split(const pct_impl *impl, int wide, const uint8_t *chunk,
+                              const void *offsets, size_t first, size_t last, uint8_t *out,
+                              void *out_offsets, pct_result *results, size_t *pos,
+                              const escape_map *map, unsigned flags)
 {
-    run_results_body(3, wide, run, offsets, first, last, out_offsets, results, pos);
-}
-
-/* The same with AVX-512 blocks. */
-__attribute__((target("avx2,avx512f,avx512bw,popcnt"))) static void
-run_results_avx512(int wide, const uint8_t *run, const void *offsets, size_t first, size_t last,
-                   void *out_offsets, pct_result *results, size_t *pos)
-{
-    run_results_body(2, wide, run, offsets, first, last, out_offsets, results, pos);
-}
-#endif
-
-/* The lenient decode of a whole batch whose output room is there: one
- * kernel call per run of strings of about RUN_BYTES (so that the counting
- * reads what the decoder just read, from the cache). */
-BATCH_INLINE pct_result batch_decode_runs(int wide, const pct_impl *impl, const char *data,
-                                          const void *offsets, size_t n, char *out,
-                                          void *out_offsets, pct_result *results, unsigned flags)
-{
-    size_t pos = 0;
-    set_offset(out_offsets, wide, 0, 0);
-    size_t first = 0;
-#if BATCH_AVX2
-    /* the counting follows the implementation in use: AVX-512 or AVX2 when
-     * it uses them (and the CPU has POPCNT, part of PCT_CPU_SSE42) */
-    const uint32_t cpu = pct_cpu_features();
-    const int popcnt_avx2 =
-        (cpu & (PCT_CPU_AVX2 | PCT_CPU_SSE42)) == (PCT_CPU_AVX2 | PCT_CPU_SSE42);
-    void (*const run_results)(int, const uint8_t *, const void *, size_t, size_t, void *,
-                              pct_result *, size_t *) =
-        popcnt_avx2 && (impl->required & PCT_CPU_AVX512) && (cpu & PCT_CPU_AVX512)
-            ? run_results_avx512
-        : popcnt_avx2 && (impl->required & (PCT_CPU_AVX2 | PCT_CPU_AVX512)) ? run_results_avx2
-        : (impl->required & PCT_CPU_SSE42) && (cpu & PCT_CPU_SSE42)         ? run_results_popcnt
-                                                                            : run_results_base;
-#else
-#define run_results run_results_base
-#endif
-    while (first < n) {
-        size_t last = first;
-        const size_t start = (size_t)offset_at(offsets, wide, first);
-        size_t end = start;
-        /* a run: strings up to RUN_BYTES in all, or one longer string; it
-         * ends after a string whose last two bytes hold a '%' */
-        while (last < n) {
-            const size_t next = (size_t)offset_at(offsets, wide, last + 1);
-            if (next - start > RUN_BYTES && last > first)
-                break;
-            const size_t len = next - end;
-            last++;
-            end = next;
-            if (end - start > RUN_BYTES || (len >= 1 && data[end - 1] == '%') ||
-                (len >= 2 && data[end - 2] == '%'))
-                break;
+    const size_t base = (size_t)offset_at(offsets, wide, first);
+    size_t from = first, from_out = *pos, o = *pos;
+    for (size_t i = first; i < last; i++) {
+        const size_t start = (size_t)offset_at(offsets, wide, i) - base;
+        const size_t end = (size_t)offset_at(offsets, wide, i + 1) - base;
+        const size_t whole = end - start >= 2 ? end - 2 : start; /* escapes complete within */
+        const size_t at_start = escapes_before(map, start), inside = escapes_before(map, whole);
+        results[i].status = PCT_OK;
+        results[i].count = end - start - 2 * (inside - at_start);
+        o += results[i].count;
+        set_offset(out_offsets, wide, i + 1, o);
+        if (escapes_before(map, end) != inside || i + 1 == last) {
+            const size_t a = (size_t)offset_at(offsets, wide, from) - base;
+            const pct_result r =
+                impl->decode(chunk + a, end - a, out ? out + from_out : NULL, NULL, flags, NULL);
+            if (r.status != PCT_OK || r.count != o - from_out)
+                return 1;
+            from = i + 1;
+            from_out = o;
         }
-        const uint8_t *run = end > start ? (const uint8_t *)data + start : NULL;
-        uint8_t *dst = out ? (uint8_t *)out + pos : NULL;
+    }
+    *pos = o;
+    return 0;
+}
+
+/* The lenient decode of a whole batch whose output room is there, chunk by
+ * chunk of about CHUNK_BYTES (so that the counting reads what the decoder
+ * just read, from the cache): one kernel call per chunk, unless an escape
+ * crosses a string end in it, and the outputs' sizes counted from the
+ * escape starts. */
+BATCH_INLINE pct_result batch_decode_chunks(int wide, const pct_impl *impl, const char *data,
+                                            const void *offsets, size_t n, char *out,
+                                            void *out_offsets, pct_result *results, unsigned flags)
+{
+    static const pct_result mismatch = {PCT_INVALID_ARGUMENT, 0};
+    pct_find_all_fn *const find_all = impl->find_all ? impl->find_all : pct_scalar_find_all;
+    escape_map map;
+    size_t pos = 0, first = 0;
+    set_offset(out_offsets, wide, 0, 0);
+    while (first < n) {
+        const size_t start = (size_t)offset_at(offsets, wide, first);
+        uint8_t *const dst = out ? (uint8_t *)out + pos : NULL;
+        const uint8_t *const chunk = data ? (const uint8_t *)data + start : NULL;
+        if ((size_t)offset_at(offsets, wide, first + 1) - start > CHUNK_BYTES) {
+            /* one long string: the decoder's result is its own */
+            const size_t len = (size_t)offset_at(offsets, wide, first + 1) - start;
+            results[first] = impl->decode(chunk, len, dst, NULL, flags, NULL);
+            pos += results[first].count;
+            set_offset(out_offsets, wide, first + 1, pos);
+            first++;
+            continue;
+        }
+        /* the most strings from first on within CHUNK_BYTES (offsets do
+         * not decrease: a binary search) */
+        size_t last = first + 1, above = n + 1;
+        while (above - last > 1) {
+            const size_t mid = last + (above - last) / 2;
+            if ((size_t)offset_at(offsets, wide, mid) - start <= CHUNK_BYTES)
+                last = mid;
+            else
+                above = mid;
+        }
+        const size_t len = (size_t)offset_at(offsets, wide, last) - start;
         const size_t before = pos;
-        pct_result r = impl->decode(run, end - start, dst, NULL, flags, NULL);
-        if (last - first == 1) { /* one string: the decoder's result is its own */
-            results[first] = r;
-            pos += r.count;
-            set_offset(out_offsets, wide, last, pos);
-        } else {
-            run_results(wide, run, offsets, first, last, out_offsets, results, &pos);
-            if (r.status != PCT_OK || r.count != pos - before) {
-                /* cannot happen (lenient decoding has no errors, and each
-                 * escape is what was counted); never hand out wrong offsets */
-                pct_result bad = {PCT_INVALID_ARGUMENT, 0};
-                return bad;
-            }
+        /* the chunk as one buffer first (then the counting reads it from
+         * the cache), taking every '%' for an escape: nearly always so */
+        const pct_result r = impl->decode(chunk, len, dst, NULL, flags, NULL);
+        int crossing = chunk_results(find_all, 0, wide, chunk, len, offsets, first, last,
+                                     out_offsets, results, &pos, &map);
+        if (crossing || r.count != pos - before) { /* the escapes exactly */
+            pos = before;
+            crossing = chunk_results(find_all, 1, wide, chunk, len, offsets, first, last,
+                                     out_offsets, results, &pos, &map);
+        }
+        if (crossing) { /* an escape runs into the next string: again, in pieces */
+            pos = before;
+            if (chunk_decode_split(impl, wide, chunk, offsets, first, last,
+                                   out ? (uint8_t *)out : NULL, out_offsets, results, &pos, &map,
+                                   flags))
+                return mismatch; /* cannot happen: never hand out wrong offsets */
+        } else if (r.status != PCT_OK || r.count != pos - before) {
+            /* cannot happen (lenient decoding has no errors, and each escape
+             * is what was counted); never hand out wrong offsets */
+            return mismatch;
         }
         first = last;
     }
@@ -387,7 +336,7 @@ BATCH_INLINE pct_result batch_run(int encode, int wide, const char *data, const 
     int64_t prev = offset_at(offsets, wide, 0);
     if (!encode && set == NULL && !(flags & ~(unsigned)PCT_PLUS) && n != 0 &&
         (uint64_t)(offset_at(offsets, wide, n) - prev) <= (uint64_t)limit)
-        return batch_decode_runs(wide, impl, data, offsets, n, out, out_offsets, results, flags);
+        return batch_decode_chunks(wide, impl, data, offsets, n, out, out_offsets, results, flags);
     set_offset(out_offsets, wide, 0, 0);
     for (size_t i = 0; i < n; i++) {
         const int64_t next = offset_at(offsets, wide, i + 1);

@@ -5,7 +5,11 @@
  * ill-formed UTF-8, bad strings mid-batch), both offset widths, offsets that
  * do not start at 0; the data and the output sit flush against PROT_NONE
  * guard pages, and the output is sized exactly (or too small: PCT_NO_SPACE,
- * and nothing written past its end). Then the argument checks. POSIX (mmap). */
+ * and nothing written past its end). Then long batches for the lenient
+ * decoder's chunks of many strings (16 KiB each): escapes that run from one
+ * string into the next (at chunk ends too), '%' that starts no escape,
+ * strings longer than a chunk, runs of empty and 1-byte strings. Then the
+ * argument checks. POSIX (mmap). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS in glibc */
 
 #include "check.h"
@@ -206,6 +210,166 @@ static void random_batches(void)
     }
 }
 
+enum {
+    LONG_N = 4000,       /* strings per long batch */
+    LONG_DATA = 1 << 18, /* bytes per long batch, at most */
+    LONG_BIG = 40000     /* the longest string */
+};
+
+static int64_t long_off64[LONG_N + 1], long_out64[LONG_N + 1];
+static int32_t long_off32[LONG_N + 1], long_out32[LONG_N + 1];
+static pct_result long_res[LONG_N];
+
+/* One string of a long batch at t (room for len bytes), of the given kind;
+ * its last bytes may be a '%' or "%4" that the next string's first bytes
+ * would complete. */
+static size_t long_string(unsigned char *t, int kind)
+{
+    static const char *const pieces[] = {"%20", "%2F", "%C3%A9", "%e2%82%ac", "%zz", "%%41"};
+    size_t len = rng_below(101);
+    if (kind == 2 && rng_chance(2))
+        len = 16384 - 70 + rng_below(LONG_BIG - 16384); /* about a chunk, or longer */
+    if (kind == 3)
+        len = rng_below(3);
+    size_t pos = 0;
+    while (pos < len) {
+        const char *p = pieces[rng_below(kind == 1 ? 4 : 6)];
+        size_t k = strlen(p);
+        if (rng_chance(8) && pos + k <= len) {
+            memcpy(t + pos, p, k);
+            pos += k;
+        } else {
+            t[pos++] =
+                (unsigned char)(kind == 3 ? "%4a+"[rng_below(4)] : "ab1F+/=.%"[rng_below(9)]);
+        }
+    }
+    if (kind != 1 && len >= 2 && rng_chance(10)) /* an escape begun at the end */
+        memcpy(t + len - 2, rng_chance(50) ? "%4" : "x%", 2);
+    return len;
+}
+
+static void long_batches(void)
+{
+    guarded gd = guarded_alloc(LONG_DATA + 8), go = guarded_alloc(LONG_DATA + 8);
+    unsigned char *t = xmalloc(LONG_DATA + 8);
+    char *want = xmalloc(LONG_BIG + 8);
+    unsigned long iters = test_iters(8);
+    for (unsigned long it = 0; it < iters; it++) {
+        /* kinds: 0 mixed, 1 no '%' at a string's end, 2 with long strings,
+         * 3 strings of 0-2 bytes of "%4a+" */
+        const int kind = (int)(it % 4);
+        size_t base = rng_below(5), pos = base, n = 0;
+        long_off64[0] = (int64_t)base;
+        while (n < LONG_N && pos + LONG_BIG + 8 < LONG_DATA) {
+            pos += long_string(t + pos, kind);
+            long_off64[++n] = (int64_t)pos;
+        }
+        for (size_t i = 0; i <= n; i++)
+            long_off32[i] = (int32_t)long_off64[i];
+        const size_t total = pos - base;
+        for (int wide = 0; wide < 2; wide++) {
+            for (int plus = 0; plus < 2; plus++) {
+                const unsigned flags = plus ? PCT_PLUS : 0;
+                const int at_end = (int)((it + (unsigned)wide) & 1);
+                unsigned char *d = guarded_place(&gd, pos, at_end);
+                char *out = (char *)guarded_place(&go, total, !at_end);
+                mem_cpy(d, t, pos);
+                memset(out, 0xA5, total);
+                const char *data = (const char *)d;
+                pct_result r = wide ? pct_decode_batch64(data, long_off64, n, out, total,
+                                                         long_out64, long_res, NULL, flags)
+                                    : pct_decode_batch32(data, long_off32, n, out, total,
+                                                         long_out32, long_res, NULL, flags);
+                const size_t written = (size_t)(wide ? long_out64[n] : long_out32[n]);
+                CHECK_RESULT(r, PCT_OK, written);
+                size_t at = 0;
+                for (size_t i = 0; i < n; i++) {
+                    const char *s = (const char *)t + long_off64[i];
+                    const size_t len = (size_t)(long_off64[i + 1] - long_off64[i]);
+                    const pct_result one_r = pct_decode_except(s, len, want, NULL, flags);
+                    check_input(s, len, "long batch kind %d, decode%s string %zu flags=%u", kind,
+                                wide ? "64" : "32", i, flags);
+                    CHECK_RESULT(long_res[i], one_r.status, one_r.count);
+                    const size_t end = (size_t)(wide ? long_out64[i + 1] : long_out32[i + 1]);
+                    if (!CHECK_MEM(want, one_r.count, out + at, end - at))
+                        break;
+                    at = end;
+                }
+            }
+        }
+    }
+    free(want);
+    free(t);
+    guarded_free(&gd);
+    guarded_free(&go);
+}
+
+/* Decodes the n strings of long_off64/32 in t (lenient, both widths) and
+ * compares each with the one-shot call. */
+static void long_compare(const unsigned char *t, size_t n, unsigned flags, const char *what)
+{
+    static char out[LONG_DATA], want[LONG_BIG + 8];
+    const size_t base = (size_t)long_off64[0], total = (size_t)long_off64[n] - base;
+    for (size_t i = 0; i <= n; i++)
+        long_off32[i] = (int32_t)long_off64[i];
+    for (int wide = 0; wide < 2; wide++) {
+        pct_result r = wide ? pct_decode_batch64((const char *)t, long_off64, n, out, total,
+                                                 long_out64, long_res, NULL, flags)
+                            : pct_decode_batch32((const char *)t, long_off32, n, out, total,
+                                                 long_out32, long_res, NULL, flags);
+        CHECK_RESULT(r, PCT_OK, (size_t)(wide ? long_out64[n] : long_out32[n]));
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *s = (const char *)t + long_off64[i];
+            const size_t len = (size_t)(long_off64[i + 1] - long_off64[i]);
+            const pct_result one_r = pct_decode_except(s, len, want, NULL, flags);
+            check_input(s, len, "%s, string %zu, wide %d", what, i, wide);
+            CHECK_RESULT(long_res[i], one_r.status, one_r.count);
+            const size_t end = (size_t)(wide ? long_out64[i + 1] : long_out32[i + 1]);
+            CHECK_MEM(want, one_r.count, out + at, end - at);
+            at = end;
+        }
+    }
+}
+
+/* An escape that runs from one string into the next, its '%' at every
+ * offset from a 64-byte block's start and from a chunk's end: "%4" + "1",
+ * "%" + "41", and the same with a digit that makes no escape. */
+static void crossing_at_every_offset(void)
+{
+    static unsigned char t[3 * 16384];
+    static const char *const ends[][2] = {{"%4", "1b"}, {"%", "41"}, {"%4", "zb"}, {"x%", "4"}};
+    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+        for (size_t pad = 0; pad < 200; pad++) {
+            for (int near_chunk = 0; near_chunk < 2; near_chunk++) {
+                const size_t lead = near_chunk ? 16384 - 100 + pad : pad;
+                size_t pos = 0, n = 0;
+                long_off64[0] = 0;
+                /* the lead as strings of up to 90 bytes, with escapes */
+                while (pos < lead) {
+                    size_t len = lead - pos < 90 ? lead - pos : 90;
+                    for (size_t k = 0; k < len; k++)
+                        t[pos + k] = (unsigned char)("ab%41c"[(pos + k) % 6]);
+                    pos += len;
+                    long_off64[++n] = (int64_t)pos;
+                }
+                const char *a = ends[e][0], *b = ends[e][1];
+                memcpy(t + pos, a, strlen(a));
+                pos += strlen(a);
+                long_off64[++n] = (int64_t)pos;
+                memcpy(t + pos, b, strlen(b));
+                pos += strlen(b);
+                long_off64[++n] = (int64_t)pos;
+                memcpy(t + pos, "%41%", 4);
+                pos += 4;
+                long_off64[++n] = (int64_t)pos;
+                long_off64[++n] = (int64_t)pos; /* an empty string last */
+                long_compare(t, n, e & 1 ? PCT_PLUS : 0, "crossing escape");
+            }
+        }
+    }
+}
+
 /* One bad string in the middle: the others are unaffected. */
 static void bad_string_mid_batch(void)
 {
@@ -303,6 +467,8 @@ int main(void)
     gout = guarded_alloc(3 * MAXDATA);
     for (FOR_EACH_IMPL(k)) {
         random_batches();
+        long_batches();
+        crossing_at_every_offset();
         bad_string_mid_batch();
         argument_checks();
     }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "utf8_str.h"
 
 /* Inputs at least this long are processed with the GIL released. */
 #define RELEASE_GIL_BYTES 16384
@@ -190,6 +191,14 @@ static int str_arg(PyObject *o, const char **out)
 /* urllib.parse drop-ins: unquote family                                     */
 /* ------------------------------------------------------------------------ */
 
+/* 1 for the names under which PyUnicode_Decode runs its own UTF-8 decoder
+ * (no codec lookup): utf-8, utf8, utf_8 in any case. */
+static int is_utf8_name(const char *encoding)
+{
+    return PyOS_stricmp(encoding, "utf-8") == 0 || PyOS_stricmp(encoding, "utf8") == 0 ||
+           PyOS_stricmp(encoding, "utf_8") == 0;
+}
+
 /* Decodes ASCII bytes src[0..len) (lenient) and then with the codec. */
 static PyObject *decode_run(const char *src, size_t len, const char *encoding, const char *errors,
                             unsigned flags, int may_release)
@@ -200,7 +209,9 @@ static PyObject *decode_run(const char *src, size_t len, const char *encoding, c
         return NULL;
     pct_result r = do_decode(src, len, buf, NULL, flags, may_release);
     PyObject *out = NULL;
-    if (r.status == PCT_OK)
+    if (r.status == PCT_OK && is_utf8_name(encoding))
+        out = str_from_utf8(buf, r.count, errors);
+    else if (r.status == PCT_OK)
         out = PyUnicode_Decode(buf, (Py_ssize_t)r.count, encoding, errors);
     else
         raise_error(r, -1);

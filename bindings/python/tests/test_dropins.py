@@ -165,6 +165,42 @@ def test_every_byte_value():
         same("unquote", escaped, "latin-1", errors)
 
 
+@pytest.mark.parametrize("impl", pct.implementations())
+def test_unquote_utf8_text(rng, impl):
+    """Long decoded text as UTF-8 (its own str builder in pct, over each
+    implementation's UTF-8 validation): ASCII runs of every length around
+    16 and 64 between 2-, 3- and 4-byte characters, sometimes an ill-formed
+    sequence, each UTF-8 spelling and error handler."""
+    before = pct.implementation()
+    pct.use_implementation(impl)
+    try:
+        unquote_utf8_text(rng)
+    finally:
+        pct.use_implementation(before)
+
+
+def unquote_utf8_text(rng):
+    chars = ["%C3%A9", "%C2%80", "%C3%BF", "%C4%80", "%DF%BF", "%E2%82%AC", "%EF%BF%BF", "%E0%A0%80",
+             "%F0%9F%98%80", "%F4%8F%BF%BF", "é", "€", "\U0001f600"]
+    bad = ["%C3", "%ED%A0%80", "%C0%AF", "%FF", "%E2%82", "%F0%9F%98"]
+    for _ in range(3000):
+        out = []
+        for _ in range(rng.randrange(1, 12)):
+            out.append("".join(rng.choice("abc/=-.") for _ in range(rng.randrange(0, 80))))
+            out.append(rng.choice(chars))
+            if rng.random() < 0.05:
+                out.append(rng.choice(bad))
+        text = "".join(out)
+        if rng.random() < 0.5:  # escapes only: the whole string is one ASCII run
+            text = text.encode("utf-8").decode("ascii", "ignore") + "%41"
+        enc = rng.choice([None, "utf-8", "UTF8", "utf_8", "Utf-8"])
+        err = rng.choice([None, "replace", "strict", "ignore", "surrogateescape",
+                          "backslashreplace"])
+        kwargs = {k: v for k, v in (("encoding", enc), ("errors", err)) if v is not None}
+        same("unquote", text, **kwargs)
+        same("unquote_plus", text, **kwargs)
+
+
 def test_long_strings(rng):
     # the GIL is released above 16 KiB: same results there
     for n in (16383, 16384, 70000):
