@@ -13,9 +13,12 @@ size_t pct_scalar_find(const uint8_t *src, size_t len, const pct_set *set)
 
 void pct_scalar_find_all(const uint8_t *src, size_t len, const pct_set *set, uint64_t *bits)
 {
-    for (size_t w = 0; w < (len + 63) / 64; w++)
-        bits[w] = 0;
-    for (size_t i = 0; i < len; i++)
-        if (pct_in_set(set, src[i]))
-            bits[i / 64] |= (uint64_t)1 << (i % 64);
+    /* A word at a time, each byte's bit or-ed in without a branch. */
+    for (size_t i = 0; i < len; i += 64) {
+        const size_t n = len - i < 64 ? len - i : 64;
+        uint64_t m = 0;
+        for (size_t k = 0; k < n; k++)
+            m |= (uint64_t)pct_in_set(set, src[i + k]) << k;
+        bits[i / 64] = m;
+    }
 }
