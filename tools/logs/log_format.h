@@ -30,6 +30,26 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent);
 /* Splits "METHOD target HTTP/x" (or "METHOD target"). 0 if it is not one. */
 int split_request(struct span r, struct span *method, struct span *target);
 
+/* The next parameter of a query from *p on, as WHATWG urlencoded parsing
+ * cuts it: at '&', then at the first '='; empty ones are skipped. Returns 0
+ * at the end. */
+static inline int query_next_param(const char **p, const char *e, struct span *name,
+                                   struct span *value)
+{
+    while (*p < e) {
+        const char *start = *p, *amp = memchr(start, '&', (size_t)(e - start));
+        const char *end = amp != NULL ? amp : e;
+        *p = amp != NULL ? amp + 1 : e;
+        if (end > start) {
+            const char *eq = memchr(start, '=', (size_t)(end - start));
+            *name = span_of(start, eq != NULL ? eq : end);
+            *value = span_of(eq != NULL ? eq + 1 : end, end);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Splits at spaces and tabs into at most max fields; max + 1 if more. */
 int split_fields(const char *s, size_t n, struct span *fields, int max);
 

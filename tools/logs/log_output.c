@@ -141,30 +141,19 @@ static void put_json_query(struct worker *w, struct span q, int present)
         put_raw(w, "]", 1);
         return;
     }
-    int first = 1;
-    while (present) {
-        const char *amp = memchr(p, '&', (size_t)(e - p));
-        const char *end = amp != NULL ? amp : e;
-        if (end > p) {
-            const char *eq = memchr(p, '=', (size_t)(end - p));
-            const char *name_end = eq != NULL ? eq : end;
-            const char *value = eq != NULL ? eq + 1 : end;
-            put_str(w, first ? "[" : ",[");
-            first = 0;
-            if (cfg->query == Q_KEEP) {
-                put_json_raw(w, span_of(p, name_end));
-                put_raw(w, ",", 1);
-                put_json_raw(w, span_of(value, end));
-            } else {
-                put_json_decoded(w, span_of(p, name_end), NULL, flags);
-                put_raw(w, ",", 1);
-                put_json_decoded(w, span_of(value, end), NULL, flags);
-            }
-            put_raw(w, "]", 1);
+    struct span name, value;
+    for (int first = 1; present && query_next_param(&p, e, &name, &value); first = 0) {
+        put_str(w, first ? "[" : ",[");
+        if (cfg->query == Q_KEEP) {
+            put_json_raw(w, name);
+            put_raw(w, ",", 1);
+            put_json_raw(w, value);
+        } else {
+            put_json_decoded(w, name, NULL, flags);
+            put_raw(w, ",", 1);
+            put_json_decoded(w, value, NULL, flags);
         }
-        if (amp == NULL)
-            break;
-        p = amp + 1;
+        put_raw(w, "]", 1);
     }
     put_raw(w, "]", 1);
 }

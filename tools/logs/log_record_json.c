@@ -62,25 +62,16 @@ static void json_query(struct worker *w, struct span q)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     put_raw(w, "[", 1);
-    const char *p = q.p, *e = q.p + q.n;
-    int first = 1;
-    while (p < e) {
-        const char *amp = memchr(p, '&', (size_t)(e - p));
-        const char *end = amp != NULL ? amp : e;
-        if (end > p) {
-            const char *eq = memchr(p, '=', (size_t)(end - p));
-            const char *name_end = eq != NULL ? eq : end;
-            const char *value = eq != NULL ? eq + 1 : end;
-            put_str(w, first ? "[" : ",[");
-            first = 0;
-            const pct_set *keep = cfg->query == Q_KEEP ? &w->ctx->keep_all : NULL;
-            unsigned flags = cfg->query == Q_KEEP ? 0 : query_flags(w);
-            json_string(w, decode_bytes(w, span_of(p, name_end), keep, flags));
-            put_raw(w, ",", 1);
-            json_string(w, decode_bytes(w, span_of(value, end), keep, flags));
-            put_raw(w, "]", 1);
-        }
-        p = end + (amp != NULL);
+    const char *p = q.p;
+    const pct_set *keep = cfg->query == Q_KEEP ? &w->ctx->keep_all : NULL;
+    unsigned flags = cfg->query == Q_KEEP ? 0 : query_flags(w);
+    struct span name, value;
+    for (int first = 1; query_next_param(&p, q.p + q.n, &name, &value); first = 0) {
+        put_str(w, first ? "[" : ",[");
+        json_string(w, decode_bytes(w, name, keep, flags));
+        put_raw(w, ",", 1);
+        json_string(w, decode_bytes(w, value, keep, flags));
+        put_raw(w, "]", 1);
     }
     put_raw(w, "]", 1);
 }
