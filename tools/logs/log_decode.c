@@ -91,7 +91,15 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
 static void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
                             unsigned flags, int json)
 {
-    char *o = w->out->data + w->out->len;
+    enum log_escape_mode mode = json ? ESC_JSON : w->spaced ? ESC_SPACED : ESC_LINE;
+    /* A form query in a format whose spaces are escaped: its '+' become
+     * spaces to escape, so it is decoded aside and escaped on its way out. */
+    int aside = mode == ESC_SPACED && (flags & PCT_PLUS);
+    if (aside && w->scratch.cap < 3 * n + 16) {
+        w->scratch.len = 0;
+        buf_reserve(&w->scratch, 3 * n + 16);
+    }
+    char *o = aside ? w->scratch.data : w->out->data + w->out->len;
     pct_result r = pct_decode_except(src, n, o, keep, flags | PCT_UTF8);
     if (r.status == PCT_INVALID_UTF8) {
         w->line_bad_utf8 = 1;
@@ -100,7 +108,11 @@ static void put_decoded_run(struct worker *w, const char *src, size_t n, const p
     }
     if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
         fatal("internal decoding error", pct_status_string(r.status));
-    enum log_escape_mode mode = json ? ESC_JSON : w->spaced ? ESC_SPACED : ESC_LINE;
+    if (aside) {
+        o = log_escape(&w->ctx->esc, w->out->data + w->out->len, o, r.count, mode);
+        w->out->len = (size_t)(o - w->out->data);
+        return;
+    }
     size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);
     if (i < r.count) {
         size_t rest = r.count - i;
