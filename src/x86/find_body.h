@@ -37,6 +37,17 @@ PCT_VEC_INLINE uint64_t x86_short_in_set(const uint8_t *src, size_t n, const pct
                    << (n - PCT_VEC_W);
 }
 
+/* The bytes of src[i..len) in the set, bit 0 for byte i, when the whole
+ * blocks before i are done (len - i < 64, len >= 16): the 64 bytes ending
+ * at src + len with those checked already shifted out, or, below 64, the
+ * whole input (then i == 0). */
+PCT_VEC_INLINE uint64_t x86_tail_in_set(const uint8_t *src, size_t len, size_t i,
+                                        const pct_vec_set *set, const pct_vec_tables *t)
+{
+    return len >= 64 ? x86_block_in_set(src + len - 64, set, t) >> (64 - (len - i))
+                     : x86_short_in_set(src, len, set, t);
+}
+
 /* The '%' of the 64 bytes at s that start an escape (66 bytes are read). */
 PCT_VEC_INLINE uint64_t x86_block_escapes(const uint8_t *s, const pct_vec_tables *t)
 {
@@ -58,11 +69,7 @@ PCT_VEC_INLINE size_t x86_find_body(const uint8_t *src, size_t len, const pct_se
     }
     if (i == len)
         return len;
-    /* The 64 bytes ending at src + len, the first 64 - (len - i) of them
-     * checked already; or, below 64, the whole input (16 bytes or more). */
-    const uint64_t found =
-        len >= 64 ? x86_block_in_set(src + len - 64, &in_set, &tables) >> (64 - (len - i))
-                  : x86_short_in_set(src, len, &in_set, &tables);
+    const uint64_t found = x86_tail_in_set(src, len, i, &in_set, &tables);
     return found ? i + (size_t)__builtin_ctzll(found) : len;
 }
 
@@ -77,9 +84,7 @@ PCT_VEC_INLINE void x86_find_all_body(const uint8_t *src, size_t len, const pct_
     for (; len - i >= 64; i += 64)
         bits[i / 64] = x86_block_in_set(src + i, &in_set, &tables);
     if (i < len)
-        bits[i / 64] = len >= 64
-                           ? x86_block_in_set(src + len - 64, &in_set, &tables) >> (64 - (len - i))
-                           : x86_short_in_set(src, len, &in_set, &tables);
+        bits[i / 64] = x86_tail_in_set(src, len, i, &in_set, &tables);
 }
 
 /* Exact length of the encoding: every byte of the set takes 3 bytes, but a
@@ -98,10 +103,8 @@ PCT_VEC_INLINE size_t x86_encode_length_body(const uint8_t *src, size_t len, con
     if (!keep_escapes) {
         for (; len - i >= 64; i += 64)
             escaped += (size_t)__builtin_popcountll(x86_block_in_set(src + i, &in_set, &tables));
-        if (i < len) /* as in x86_find_body (len >= 16) */
-            escaped += (size_t)__builtin_popcountll(
-                len >= 64 ? x86_block_in_set(src + len - 64, &in_set, &tables) >> (64 - (len - i))
-                          : x86_short_in_set(src, len, &in_set, &tables));
+        if (i < len) /* len >= 16 */
+            escaped += (size_t)__builtin_popcountll(x86_tail_in_set(src, len, i, &in_set, &tables));
         return len + 2 * escaped;
     }
     /* The escapes' digits are read 2 bytes ahead: the last bytes (fewer than
