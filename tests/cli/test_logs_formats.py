@@ -15,25 +15,11 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 
-from clitest import WRAPPER, check, run_groups, short
-
-PCT = None
-
-
-def run(args, stdin=b""):
-    return subprocess.run(WRAPPER + [PCT, "logs"] + list(args), input=stdin, capture_output=True,
-                          timeout=300)
-
-
-def run_ok(name, args, stdin=b""):
-    result = run(args, stdin)
-    check(name + " (exit 0)", result.returncode == 0,
-          "exit %d; stderr %s" % (result.returncode, short(result.stderr)))
-    return result
+import test_logs
+from clitest import check, run_groups, short
+from test_logs import run, run_ok  # `pct logs ARGS`, as test_logs.py runs it
 
 
 TSV_FIELDS = ["format", "remote", "time", "method", "path", "query", "status", "bytes", "referer",
@@ -571,8 +557,7 @@ GROUPS = {"formats": test_formats, "detect": test_detect, "w3c": test_w3c, "cust
 
 
 def set_pct(path):
-    global PCT
-    PCT = path
+    test_logs.set_pct(path)
 
 
 if __name__ == "__main__":
