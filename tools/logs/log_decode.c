@@ -55,11 +55,8 @@ int has_high_bytes(const char *src, size_t n)
 
 size_t repair_utf8(struct worker *w, const char *src, size_t n)
 {
-    if (w->scratch.cap < 3 * n + 16) {
-        w->scratch.len = 0;
-        buf_reserve(&w->scratch, 3 * n + 16);
-    }
-    pct_result r = pct_decode_except(src, n, w->scratch.data, &w->ctx->keep_all, PCT_UTF8_REPLACE);
+    char *o = buf_room(&w->scratch, 3 * n + 16);
+    pct_result r = pct_decode_except(src, n, o, &w->ctx->keep_all, PCT_UTF8_REPLACE);
     return r.status == PCT_OK ? r.count : 0;
 }
 
@@ -95,11 +92,7 @@ static void put_decoded_run(struct worker *w, const char *src, size_t n, const p
     /* A form query in a format whose spaces are escaped: its '+' become
      * spaces to escape, so it is decoded aside and escaped on its way out. */
     int aside = mode == ESC_SPACED && (flags & PCT_PLUS);
-    if (aside && w->scratch.cap < 3 * n + 16) {
-        w->scratch.len = 0;
-        buf_reserve(&w->scratch, 3 * n + 16);
-    }
-    char *o = aside ? w->scratch.data : w->out->data + w->out->len;
+    char *o = aside ? buf_room(&w->scratch, 3 * n + 16) : w->out->data + w->out->len;
     pct_result r = pct_decode_except(src, n, o, keep, flags | PCT_UTF8);
     if (r.status == PCT_INVALID_UTF8) {
         w->line_bad_utf8 = 1;
@@ -116,12 +109,9 @@ static void put_decoded_run(struct worker *w, const char *src, size_t n, const p
     size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);
     if (i < r.count) {
         size_t rest = r.count - i;
-        if (w->scratch.cap < rest) {
-            w->scratch.len = 0;
-            buf_reserve(&w->scratch, rest);
-        }
-        memcpy(w->scratch.data, o + i, rest);
-        o = log_escape(&w->ctx->esc, o + i, w->scratch.data, rest, mode);
+        char *copy = buf_room(&w->scratch, rest);
+        memcpy(copy, o + i, rest);
+        o = log_escape(&w->ctx->esc, o + i, copy, rest, mode);
         w->out->len = (size_t)(o - w->out->data);
     } else {
         w->out->len += r.count;

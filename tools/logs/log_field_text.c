@@ -15,10 +15,8 @@ enum {
 
 static char *room(struct worker *w, int which, size_t n)
 {
-    struct buf *b = &w->fmt_buf[which];
-    b->len = 0;
-    buf_reserve(b, 3 * n + 64); /* U+FFFD for a byte: 3; and a scan's 16 of padding */
-    return b->data;
+    /* U+FFFD for a byte: 3; and a scan's 16 of padding */
+    return buf_room(&w->fmt_buf[which], 3 * n + 64);
 }
 
 static int hex_value(unsigned char c)

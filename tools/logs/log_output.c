@@ -93,19 +93,13 @@ static int query_splits_decoded(struct span q, unsigned flags)
  * decoded on its own (and repaired). */
 static int put_json_params_decoded(struct worker *w, struct span q, unsigned flags)
 {
-    if (w->scratch.cap < 3 * q.n + 16) {
-        w->scratch.len = 0;
-        buf_reserve(&w->scratch, 3 * q.n + 16);
-    }
-    pct_result r = pct_decode_except(q.p, q.n, w->scratch.data, NULL, flags | PCT_UTF8);
+    char *decoded = buf_room(&w->scratch, 3 * q.n + 16);
+    pct_result r = pct_decode_except(q.p, q.n, decoded, NULL, flags | PCT_UTF8);
     if (r.status != PCT_OK)
         return 0;
-    if (w->escaped.cap < 6 * r.count + 16) {
-        w->escaped.len = 0;
-        buf_reserve(&w->escaped, 6 * r.count + 16);
-    }
-    const char *p = w->escaped.data;
-    const char *e = log_escape(&w->ctx->esc, w->escaped.data, w->scratch.data, r.count, ESC_JSON);
+    char *escaped = buf_room(&w->escaped, 6 * r.count + 16);
+    const char *p = escaped;
+    const char *e = log_escape(&w->ctx->esc, escaped, decoded, r.count, ESC_JSON);
     int first = 1;
     for (;;) {
         const char *amp = log_find_byte(p, e, '&');

@@ -20,6 +20,17 @@ struct buf {
 /* Makes room for extra more bytes after len (doubling, from 64 KiB). */
 void buf_reserve(struct buf *b, size_t extra);
 
+/* A scratch buffer's data, with room for n bytes; what it held is
+ * forgotten. */
+static inline char *buf_room(struct buf *b, size_t n)
+{
+    if (b->cap < n) {
+        b->len = 0;
+        buf_reserve(b, n);
+    }
+    return b->data;
+}
+
 double now_seconds(void);
 /* The output (stdout): output_start ignores SIGPIPE; write_out writes all
  * n bytes, which end lines lines; a write error (a closed pipe, a full
