@@ -27,13 +27,15 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     /* Text written in a JSON string as it is unless: controls, '"', '\\',
      * and 0x80 and up (UTF-8 to check, C1 controls). */
     log_scan_init(&ctx->json_text, 0x20, 1, "\"\\\x7f");
+    /* A line without these (and without '"' outside its quoted fields) is
+     * written as JSON by copying its fields (json_access). */
+    log_scan_init(&ctx->json_line, 0x20, 1, "\\\x7f");
 }
 
 void worker_free(struct worker *w)
 {
     free(w->scratch.data);
-    free(w->escaped.data);
-    w->scratch.data = w->escaped.data = NULL;
+    w->scratch.data = NULL;
     for (int i = 0; i < 3; i++) {
         free(w->fmt_buf[i].data);
         w->fmt_buf[i].data = NULL;

@@ -41,6 +41,21 @@ static void put_json_raw(struct worker *w, struct span s)
     put_raw(w, "\"", 1);
 }
 
+/* The same, for a field of a plain line (json_access): nothing in it to
+ * escape or check, so it is copied. */
+static void put_json_field(struct worker *w, struct span s, int plain)
+{
+    if (!plain) {
+        put_json_raw(w, s);
+        return;
+    }
+    char *o = w->out->data + w->out->len;
+    *o = '"';
+    memcpy(o + 1, s.p, s.n);
+    o[s.n + 1] = '"';
+    w->out->len += s.n + 2;
+}
+
 static void put_json_decoded(struct worker *w, struct span s, const pct_set *keep, unsigned flags)
 {
     put_raw(w, "\"", 1);
@@ -49,17 +64,17 @@ static void put_json_decoded(struct worker *w, struct span s, const pct_set *kee
 }
 
 /* "-" or missing: null. */
-static void put_json_opt(struct worker *w, struct span s, int present)
+static void put_json_opt(struct worker *w, struct span s, int present, int plain)
 {
     if (!present || span_is(s, "-"))
         put_str(w, "null");
     else
-        put_json_raw(w, s);
+        put_json_field(w, s, plain);
 }
 
 /* A JSON number when the field is one (JSON has no leading zeros: "0123" is a
  * string), "-" is null, anything else a string. */
-static void put_json_number(struct worker *w, struct span s, int present)
+static void put_json_number(struct worker *w, struct span s, int present, int plain)
 {
     int digits = present && s.n > 0 && s.n < 20 && (s.p[0] != '0' || s.n == 1);
     for (size_t i = 0; digits && i < s.n; i++)
@@ -67,7 +82,7 @@ static void put_json_number(struct worker *w, struct span s, int present)
     if (digits)
         put_raw(w, s.p, s.n);
     else
-        put_json_opt(w, s, present);
+        put_json_opt(w, s, present, plain);
 }
 
 /* 1 if no escape of q decodes to '&' or '=' (%26, %3D, or a %uXXXX): its
@@ -86,20 +101,20 @@ static int query_splits_decoded(struct span q, unsigned flags)
 }
 
 /* The parameters of a query as put_json_query writes them, from the query
- * decoded whole and escaped whole (one call into the library and one
- * escaping pass instead of one of each per name and value; escaping adds
- * no '&' or '=', and no escaped sequence spans one). Returns 0, having
- * written nothing, unless its UTF-8 is valid: then each name and value is
- * decoded on its own (and repaired). */
+ * decoded whole (one call into the library instead of one per name and
+ * value), then cut at '&' and '=' and escaped piece by piece into the
+ * output (escaping adds no '&' or '='). Returns 0, having written nothing,
+ * unless its UTF-8 is valid: then each name and value is decoded on its own
+ * (and repaired). */
 static int put_json_params_decoded(struct worker *w, struct span q, unsigned flags)
 {
     char *decoded = buf_room(&w->scratch, 3 * q.n + 16);
     pct_result r = pct_decode_except(q.p, q.n, decoded, NULL, flags | PCT_UTF8);
     if (r.status != PCT_OK)
         return 0;
-    char *escaped = buf_room(&w->escaped, 6 * r.count + 16);
-    const char *p = escaped;
-    const char *e = log_escape(&w->ctx->esc, escaped, decoded, r.count, ESC_JSON);
+    const struct log_escape *esc = &w->ctx->esc;
+    const char *p = decoded, *e = decoded + r.count;
+    char *o = w->out->data + w->out->len;
     int first = 1;
     for (;;) {
         const char *amp = log_find_byte(p, e, '&');
@@ -108,17 +123,23 @@ static int put_json_params_decoded(struct worker *w, struct span q, unsigned fla
             const char *eq = log_find_byte(p, end, '=');
             const char *name_end = eq != NULL ? eq : end;
             const char *value = eq != NULL ? eq + 1 : end;
-            put_raw(w, first ? "[\"" : ",[\"", first ? 2 : 3);
+            if (!first)
+                *o++ = ',';
             first = 0;
-            put_raw(w, p, (size_t)(name_end - p));
-            put_raw(w, "\",\"", 3);
-            put_raw(w, value, (size_t)(end - value));
-            put_raw(w, "\"]", 2);
+            memcpy(o, "[\"", 2);
+            o += 2;
+            o = log_escape(esc, o, p, (size_t)(name_end - p), ESC_JSON);
+            memcpy(o, "\",\"", 3);
+            o = log_escape(esc, o + 3, value, (size_t)(end - value), ESC_JSON);
+            memcpy(o, "\"]", 2);
+            o += 2;
         }
         if (amp == NULL)
-            return 1;
+            break;
         p = amp + 1;
     }
+    w->out->len = (size_t)(o - w->out->data);
+    return 1;
 }
 
 /* "query":[[name,value],...] (WHATWG urlencoded parsing: split at '&', then
@@ -169,14 +190,14 @@ static void put_json_url(struct worker *w, struct span u, int present)
     put_json_query(w, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p), q != NULL);
 }
 
-static void put_json_referer(struct worker *w, struct span s, int present)
+static void put_json_referer(struct worker *w, struct span s, int present, int plain)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     if (cfg->referer && present && !span_is(s, "-")) {
         /* Decoded like a path: the whole URL as one string. */
         put_json_decoded(w, s, cfg->decode_slash ? NULL : &w->ctx->keep_path, path_flags(w));
     } else {
-        put_json_opt(w, s, present);
+        put_json_opt(w, s, present, plain);
     }
 }
 
@@ -202,9 +223,13 @@ static void line_access(struct worker *w, const char *s, size_t n, const struct 
  * (log_record_json.c) writes for the record of the same line, written
  * straight from the parsed spans. Lines with log escapes to undo (a '\\')
  * or trailing fields go through the record (process_line); the tests
- * compare the two writers on random lines. */
-static void json_access(struct worker *w, const struct access *a)
+ * compare the two writers on random lines. A plain line (ASCII, no
+ * control byte, no '\\', no '"' before the request: nearly all) has
+ * nothing to escape or check in its fields, which are copied. */
+static void json_access(struct worker *w, const char *s, const struct access *a)
 {
+    const char *open_quote = a->request.p - 1;
+    const int plain = w->json_plain && log_find_byte(s, open_quote, '"') == NULL;
     struct span method, target;
     int ok = split_request(a->request, &method, &target);
     /* "remote ident user [time]": tokens ended by single spaces */
@@ -212,28 +237,28 @@ static void json_access(struct worker *w, const struct access *a)
     const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
     put_str(w, a->has_ra ? "{\"format\":\"combined\",\"remote\":"
                          : "{\"format\":\"common\",\"remote\":");
-    put_json_opt(w, a->remote, a->remote.n > 0);
+    put_json_opt(w, a->remote, a->remote.n > 0, plain);
     put_str(w, ",\"ident\":");
-    put_json_opt(w, span_of(ident, space), space > ident);
+    put_json_opt(w, span_of(ident, space), space > ident, plain);
     put_str(w, ",\"user\":");
-    put_json_opt(w, span_of(space + 1, user_end), user_end > space + 1);
+    put_json_opt(w, span_of(space + 1, user_end), user_end > space + 1, plain);
     put_str(w, ",\"time\":");
-    put_json_opt(w, a->time, a->time.n > 0);
+    put_json_opt(w, a->time, a->time.n > 0, plain);
     char iso[LOG_ISO_MAX];
     struct span none = {"", 0};
     size_t iso_len = log_time_iso(none, a->time, iso);
     put_str(w, ",\"time_iso\":");
     if (iso_len > 0)
-        put_json_raw(w, span_of(iso, iso + iso_len));
+        put_json_field(w, span_of(iso, iso + iso_len), 1); /* ours: plain */
     else
         put_str(w, "null");
     put_str(w, ",\"method\":");
     if (ok) {
-        put_json_opt(w, method, 1);
+        put_json_opt(w, method, 1, plain);
         size_t origin = origin_length(target);
         if (origin > 0) {
             put_str(w, ",\"origin\":");
-            put_json_raw(w, span_of(target.p, target.p + origin));
+            put_json_field(w, span_of(target.p, target.p + origin), plain);
             target = span_of(target.p + origin, target.p + target.n);
         }
         put_raw(w, ",", 1);
@@ -241,23 +266,23 @@ static void json_access(struct worker *w, const struct access *a)
         const char *after = target.p + target.n, *request_end = a->request.p + a->request.n;
         put_str(w, ",\"protocol\":");
         if (after < request_end)
-            put_json_opt(w, span_of(after + 1, request_end), 1);
+            put_json_opt(w, span_of(after + 1, request_end), 1, plain);
         else
             put_str(w, "null");
     } else {
         put_str(w, "null,\"path\":");
-        put_json_opt(w, a->request, 1);
+        put_json_opt(w, a->request, 1, plain);
         put_str(w, ",\"query\":[],\"protocol\":null");
     }
     put_str(w, ",\"status\":");
-    put_json_number(w, a->status, 1);
+    put_json_number(w, a->status, 1, plain);
     put_str(w, ",\"bytes\":");
-    put_json_number(w, a->bytes, 1);
+    put_json_number(w, a->bytes, 1, plain);
     if (a->has_ra) {
         put_str(w, ",\"referer\":");
-        put_json_referer(w, a->referer, 1);
+        put_json_referer(w, a->referer, 1, plain);
         put_str(w, ",\"agent\":");
-        put_json_opt(w, a->agent, 1);
+        put_json_opt(w, a->agent, 1, plain);
     }
     put_raw(w, "}", 1);
 }
@@ -324,12 +349,13 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
 /* 1 if a combined or common line's JSON needs the record: it has fields
  * after the last one of its format (nginx adds some), or a '\\' (log
  * escapes such as \\" and \\x22 to undo). */
-static int json_through_record(const char *s, size_t n, const struct access *a, enum format fmt)
+static int json_through_record(const struct worker *w, const char *s, size_t n,
+                               const struct access *a, enum format fmt)
 {
     int combined = a->has_ra && fmt != FMT_COMMON;
     if (combined ? access_has_trailing(s, n, a->agent) : a->bytes.p + a->bytes.n != s + n)
         return 1;
-    return memchr(s, '\\', n) != NULL;
+    return !w->json_plain && memchr(s, '\\', n) != NULL;
 }
 
 /* One line without its terminator. FMT_AUTO: combined or common. */
@@ -400,7 +426,7 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
                 put_unparsed(w, s, n);
                 return;
             }
-        } else if (cfg->json && json_through_record(s, n, &a, fmt) &&
+        } else if (cfg->json && json_through_record(w, s, n, &a, fmt) &&
                    record_process(w, s, n, fmt)) {
             /* JSON: nginx's trailing fields, log escapes: through the record */
         } else {
@@ -408,38 +434,13 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
                 a.has_ra = 0;
             w->st->formats[a.has_ra ? LF_COMBINED : LF_COMMON]++;
             if (cfg->json)
-                json_access(w, &a);
+                json_access(w, s, &a);
             else
                 line_access(w, s, n, &a);
         }
     }
     w->st->escaped_lines += (uint64_t)w->line_escaped;
     w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
-}
-
-/* The first byte of [p, e) that put_undecoded escapes (a control byte,
- * DEL, and unless bytes a C1 lead 0xC2; the class of ESC_CONTROLS, with
- * its comparisons written out: this scan covers every line), or e. */
-static const char *find_control(const char *p, const char *e, int bytes)
-{
-#ifdef LOG_SCAN_SSE2
-    const __m128i below = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f),
-                  c2 = _mm_set1_epi8(bytes ? 0x7f : (char)0xc2);
-    for (; e - p >= 16; p += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmpeq_epi8(v, c2)));
-        unsigned m = (unsigned)_mm_movemask_epi8(hit);
-        if (m != 0)
-            return p + __builtin_ctz(m);
-    }
-#endif
-    for (; p < e; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c < 0x20 || c == 0x7f || (c == 0xc2 && !bytes))
-            return p;
-    }
-    return e;
 }
 
 void process_chunk(struct worker *w, struct chunk_job *job)
@@ -455,13 +456,17 @@ void process_chunk(struct worker *w, struct chunk_job *job)
                 (!w->ctx->cfg.raw_spaces && !w->ctx->cfg.json);
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
-    /* JSON, --raw: no text written as put_undecoded writes it. */
-    int find_controls = !w->ctx->cfg.json && !w->ctx->cfg.raw;
+    /* What a line is scanned for: in line output the bytes put_undecoded
+     * escapes (not with --raw, which escapes none), in JSON those that make
+     * it not plain. */
+    const struct log_scan *line_scan = w->ctx->cfg.json  ? &w->ctx->json_line
+                                       : w->ctx->cfg.raw ? NULL
+                                                         : &w->ctx->esc.scan[ESC_CONTROLS];
     while (p < e) {
-        /* The line's end and whether its text has a byte that
-         * put_undecoded escapes, in one pass: the first such byte (the
-         * newline is one) is most often the newline, or a CR before it. */
-        const char *c = find_controls ? find_control(p, e, w->ctx->cfg.bytes) : p;
+        /* The line's end and whether its text has such a byte, in one pass:
+         * the first one (the newline is one) is most often the newline, or
+         * a CR before it. */
+        const char *c = line_scan != NULL ? p + log_scan_find(line_scan, p, 0, (size_t)(e - p)) : p;
         const char *nl = c < e && *c == '\n'                          ? c
                          : e - c >= 2 && c[0] == '\r' && c[1] == '\n' ? c + 1
                          : c < e ? memchr(c, '\n', (size_t)(e - c))
@@ -470,7 +475,7 @@ void process_chunk(struct worker *w, struct chunk_job *job)
         const char *content_end = end;
         if (nl != NULL && content_end > p && content_end[-1] == '\r')
             content_end--; /* CRLF: the CR is part of the terminator */
-        w->line_clean = c >= content_end;
+        w->line_clean = w->json_plain = c >= content_end;
         size_t n = (size_t)(content_end - p);
         /* Worst case: 6 output bytes per input byte (JSON \u00XX), plus keys; */
         buf_reserve(&job->out, 13 * n + 512); /* --field --json: the line twice */
