@@ -361,6 +361,42 @@ def test_json_writers_agree():
                       "%d of %d lines compared" % (compared, len(lines)))
 
 
+def test_json_time_iso():
+    """time_iso of access log times: the usual 26-byte form is converted by
+    a fast path, anything else by the general parser. Random mutations of a
+    time, compared with a rule written here (the form, the month names; no
+    ranges are checked, as the log's own values are kept)."""
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("json time_iso: seed %d (PCT_TEST_SEED repeats it)" % seed)
+    rng = random.Random(seed)
+    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    form = re.compile(r"(\d\d)/(%s)/(\d{4}):(\d\d:\d\d:\d\d)(?: ([+-]\d\d)(\d\d))?" % "|".join(months))
+    times = []
+    for _ in range(3000):
+        t = list("%02d/%s/%04d:%02d:%02d:%02d %s%04d" % (
+            rng.randrange(100), rng.choice(months), rng.randrange(10000), rng.randrange(100),
+            rng.randrange(100), rng.randrange(100), rng.choice("+-"), rng.randrange(10000)))
+        for _ in range(rng.choice([0, 0, 1, 2])):  # mutations: digits, separators, letters
+            t[rng.randrange(len(t))] = rng.choice("0123456789/:+- aMJnDc\x7f")
+        if rng.random() < 0.1:
+            t = t[:rng.randint(18, 26)]
+        times.append("".join(t))
+    data = "".join('192.0.2.1 - - [%s] "GET /a HTTP/1.1" 200 5 "-" "x"\n' % t for t in times)
+    out = run_ok("json time_iso", ["--json", "--format", "combined"], data.encode()).stdout.splitlines()
+    bad = []
+    for t, o in zip(times, out):
+        m = form.fullmatch(t)
+        want = None
+        if m:
+            want = "%s-%02d-%sT%s" % (m[3], months.index(m[2]) + 1, m[1], m[4])
+            want += "%s:%s" % (m[5], m[6]) if m[5] else ""
+        got = json.loads(o).get("time_iso", "missing")
+        if got != want:
+            bad.append("%r: %r, want %r" % (t, got, want))
+    check("json time_iso of %d mutated times" % len(times), len(out) == len(times) and not bad,
+          "; ".join(bad[:3]))
+
+
 def test_json():
     data = (b'192.0.2.9 - bob [14/Mar/2026:06:00:00 +0000] "POST /a%2Fb/%E2%82%AC?x=1+2&y=%26&&z&=v HTTP/1.1" '
             b'201 17 "http://r/?q=%0A" "UA \\"quoted\\""\n')
@@ -411,6 +447,7 @@ def test_json():
           and obj["time_iso"] == "2026-03-14T06:00:00Z", short(result.stdout))
     check("json w3c status 007 a string", obj["status"] == "007", short(result.stdout))
     test_json_writers_agree()
+    test_json_time_iso()
 
 
 def test_usage():

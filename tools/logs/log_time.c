@@ -87,17 +87,35 @@ static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 /* The time of nearly every access log line, "10/Oct/2000:13:55:36 -0700",
  * checked and rearranged without loops over its text: it is converted on
  * every line of JSON output. Returns 0 if t is not exactly that. */
+/* 1 if the bytes of the 8 at p that sel marks (0x80 in each) are digits.
+ * x = byte ^ '0' is a digit's value; (x & 0x7f) + 0x76 reaches 0x80 from 10
+ * on, with no carry into the next byte. */
+static int digits_where(const char *p, uint64_t sel)
+{
+    uint64_t x = swar_load(p) ^ 0x3030303030303030ULL;
+    return ((((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | x) & sel) == 0;
+}
+
+/* Byte k of an 8-byte load (k counted from the load's first byte). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_K(k) (0x80ULL << (8 * (7 - (k))))
+#else
+#define BYTE_K(k) (0x80ULL << (8 * (k)))
+#endif
+
 static size_t from_clf(struct span t, char *out)
 {
-    static const unsigned char digit_at[16] = {0,  1,  7,  8,  9,  10, 12, 13,
-                                               15, 16, 18, 19, 22, 23, 24, 25};
     if (t.n != 26)
         return 0;
-    unsigned bad = 0; /* no branch per byte: the loop is unrolled */
-    for (int k = 0; k < 16; k++)
-        bad |= (unsigned char)(t.p[digit_at[k]] - '0') > 9;
-    int ok = !bad & (t.p[2] == '/') & (t.p[6] == '/') & (t.p[11] == ':') & (t.p[14] == ':') &
-             (t.p[17] == ':') & (t.p[20] == ' ') & ((t.p[21] == '+') | (t.p[21] == '-'));
+    /* digits at 0 1 7 | 8 9 10 12 13 15 | 18 19 22 23 24 25 */
+    int ok = digits_where(t.p, BYTE_K(0) | BYTE_K(1) | BYTE_K(7)) &
+             digits_where(t.p + 8,
+                          BYTE_K(0) | BYTE_K(1) | BYTE_K(2) | BYTE_K(4) | BYTE_K(5) | BYTE_K(7)) &
+             digits_where(t.p + 18,
+                          BYTE_K(0) | BYTE_K(1) | BYTE_K(4) | BYTE_K(5) | BYTE_K(6) | BYTE_K(7)) &
+             (t.p[16] >= '0') & (t.p[16] <= '9') & (t.p[2] == '/') & (t.p[6] == '/') &
+             (t.p[11] == ':') & (t.p[14] == ':') & (t.p[17] == ':') & (t.p[20] == ' ') &
+             ((t.p[21] == '+') | (t.p[21] == '-'));
     int month = 0;
     for (int k = 0; k < 12; k++) /* compares of three bytes, no call */
         month =
