@@ -14,6 +14,8 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_add_chars(&ctx->keep_path, "/");
     pct_set_clear(&ctx->keep_query);
     pct_set_add_chars(&ctx->keep_query, "&=#");
+    pct_set_clear(&ctx->keep_split);
+    pct_set_add_chars(&ctx->keep_split, "&=");
     pct_set_fill(&ctx->keep_all);
     pct_set_clear(&ctx->keep_none);
     log_escape_init(&ctx->esc, cfg->bytes);

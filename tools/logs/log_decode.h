@@ -17,6 +17,7 @@ struct log_ctx {
     struct log_config cfg;
     pct_set keep_path;  /* '/' unless --decode-slash */
     pct_set keep_query; /* line output: '&' '=' '#' stay encoded */
+    pct_set keep_split; /* JSON query: '&' '=' stay encoded (put_json_query) */
     pct_set keep_all;   /* JSON: only repair UTF-8 */
     pct_set keep_none;  /* --stats: validation with nothing required encoded */
     struct log_escape esc;

@@ -86,7 +86,8 @@ static void put_json_number(struct worker *w, struct span s, int present, int pl
 }
 
 /* 1 if no escape of q decodes to '&' or '=' (%26, %3D, or a %uXXXX): its
- * decoded text splits into the same parameters as q itself. */
+ * decoded text splits into the same parameters as q itself. (For %uXXXX:
+ * without it, put_json_params_decoded keeps %26 and %3D encoded.) */
 static int query_splits_decoded(struct span q, unsigned flags)
 {
     const char *p = q.p, *e = q.p + q.n;
@@ -100,19 +101,30 @@ static int query_splits_decoded(struct span q, unsigned flags)
     return 1;
 }
 
+/* Decoded text at o, escaped for a JSON string; src is followed by 16
+ * readable bytes. Most pieces need no escape: copied 16 bytes at a time up
+ * to the first byte that may need one. */
+static inline char *put_json_piece(const struct worker *w, char *o, const char *src, size_t n)
+{
+    const struct log_escape *esc = &w->ctx->esc;
+    size_t i = log_scan_copy_padded(&esc->scan[ESC_JSON], o, src, n);
+    return i == n ? o + n : log_escape(esc, o + i, src + i, n - i, ESC_JSON);
+}
+
 /* The parameters of a query as put_json_query writes them, from the query
  * decoded whole (one call into the library instead of one per name and
  * value), then cut at '&' and '=' and escaped piece by piece into the
- * output (escaping adds no '&' or '='). Returns 0, having written nothing,
- * unless its UTF-8 is valid: then each name and value is decoded on its own
+ * output (escaping adds no '&' or '='). %26 and %3D stay encoded in that
+ * call, so the cuts are the query's own. Returns 0, having written
+ * nothing, when its decoded text holds a '%' (such an escape, %25, a stray
+ * '%') or invalid UTF-8: then each name and value is decoded on its own
  * (and repaired). */
 static int put_json_params_decoded(struct worker *w, struct span q, unsigned flags)
 {
     char *decoded = buf_room(&w->scratch, 3 * q.n + 16);
-    pct_result r = pct_decode_except(q.p, q.n, decoded, NULL, flags | PCT_UTF8);
-    if (r.status != PCT_OK)
+    pct_result r = pct_decode_except(q.p, q.n, decoded, &w->ctx->keep_split, flags | PCT_UTF8);
+    if (r.status != PCT_OK || memchr(decoded, '%', r.count) != NULL)
         return 0;
-    const struct log_escape *esc = &w->ctx->esc;
     const char *p = decoded, *e = decoded + r.count;
     char *o = w->out->data + w->out->len;
     int first = 1;
@@ -128,9 +140,9 @@ static int put_json_params_decoded(struct worker *w, struct span q, unsigned fla
             first = 0;
             memcpy(o, "[\"", 2);
             o += 2;
-            o = log_escape(esc, o, p, (size_t)(name_end - p), ESC_JSON);
+            o = put_json_piece(w, o, p, (size_t)(name_end - p));
             memcpy(o, "\",\"", 3);
-            o = log_escape(esc, o + 3, value, (size_t)(end - value), ESC_JSON);
+            o = put_json_piece(w, o + 3, value, (size_t)(end - value));
             memcpy(o, "\"]", 2);
             o += 2;
         }
@@ -151,7 +163,8 @@ static void put_json_query(struct worker *w, struct span q, int present)
     const char *p = q.p, *e = q.p + q.n;
     unsigned flags = path_flags(w) | (cfg->query == Q_FORM ? PCT_PLUS : 0);
     /* Most queries: decoded whole, then split (--stats counts per piece). */
-    if (present && cfg->query != Q_KEEP && !cfg->stats && query_splits_decoded(q, flags) &&
+    if (present && cfg->query != Q_KEEP && !cfg->stats &&
+        (!(flags & PCT_PERCENT_U) || query_splits_decoded(q, flags)) &&
         put_json_params_decoded(w, q, flags)) {
         put_raw(w, "]", 1);
         return;
