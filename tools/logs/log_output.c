@@ -72,19 +72,6 @@ static void put_json_opt(struct worker *w, struct span s, int present, int plain
         put_json_field(w, s, plain);
 }
 
-/* A JSON number when the field is one (JSON has no leading zeros: "0123" is a
- * string), "-" is null, anything else a string. */
-static void put_json_number(struct worker *w, struct span s, int present, int plain)
-{
-    int digits = present && s.n > 0 && s.n < 20 && (s.p[0] != '0' || s.n == 1);
-    for (size_t i = 0; digits && i < s.n; i++)
-        digits = s.p[i] >= '0' && s.p[i] <= '9';
-    if (digits)
-        put_raw(w, s.p, s.n);
-    else
-        put_json_opt(w, s, present, plain);
-}
-
 /* 1 if no escape of q decodes to '&' or '=' (%26, %3D, or a %uXXXX): its
  * decoded text splits into the same parameters as q itself. (For %uXXXX:
  * without it, put_json_params_decoded keeps %26 and %3D encoded.) */
@@ -232,6 +219,39 @@ static void line_access(struct worker *w, const char *s, size_t n, const struct 
     put_undecoded(w, done, (size_t)(s + n - done));
 }
 
+/* The literal text at o; returns the end. */
+#define CAT(o, text) ((char *)memcpy((o), (text), sizeof(text) - 1) + sizeof(text) - 1)
+
+/* put_json_opt at the cursor o (see json_access); returns the new cursor. A
+ * plain field is copied from its line (followed by readable bytes). */
+static char *json_opt_at(struct worker *w, char *o, struct span s, int present, int plain)
+{
+    if (!present || span_is(s, "-"))
+        return CAT(o, "null");
+    if (plain) {
+        *o = '"';
+        log_copy_padded(o + 1, s.p, s.n);
+        o[s.n + 1] = '"';
+        return o + s.n + 2;
+    }
+    w->out->len = (size_t)(o - w->out->data);
+    put_json_raw(w, s);
+    return w->out->data + w->out->len;
+}
+
+/* At the cursor o: a JSON number when the field is one (JSON has no
+ * leading zeros: "0123" is a string), "-" is null, anything else a string. */
+static char *json_number_at(struct worker *w, char *o, struct span s, int plain)
+{
+    int digits = s.n > 0 && s.n < 20 && (s.p[0] != '0' || s.n == 1);
+    for (size_t i = 0; digits && i < s.n; i++)
+        digits = s.p[i] >= '0' && s.p[i] <= '9';
+    if (!digits)
+        return json_opt_at(w, o, s, 1, plain);
+    log_copy_padded(o, s.p, s.n);
+    return o + s.n;
+}
+
 /* A combined or common line as JSON: the keys and values json_record
  * (log_record_json.c) writes for the record of the same line, written
  * straight from the parsed spans. Lines with log escapes to undo (a '\\')
@@ -248,56 +268,63 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
     /* "remote ident user [time]": tokens ended by single spaces */
     const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
     const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
-    put_str(w, a->has_ra ? "{\"format\":\"combined\",\"remote\":"
-                         : "{\"format\":\"common\",\"remote\":");
-    put_json_opt(w, a->remote, a->remote.n > 0, plain);
-    put_str(w, ",\"ident\":");
-    put_json_opt(w, span_of(ident, space), space > ident, plain);
-    put_str(w, ",\"user\":");
-    put_json_opt(w, span_of(space + 1, user_end), user_end > space + 1, plain);
-    put_str(w, ",\"time\":");
-    put_json_opt(w, a->time, a->time.n > 0, plain);
-    char iso[LOG_ISO_MAX];
+    /* Written at a cursor of its own (w->out is brought up to date around
+     * the calls that write through it): the compiler cannot keep w->out's
+     * length in a register across byte stores. */
+    char *o = w->out->data + w->out->len;
+    o = a->has_ra ? CAT(o, "{\"format\":\"combined\",\"remote\":")
+                  : CAT(o, "{\"format\":\"common\",\"remote\":");
+    o = json_opt_at(w, o, a->remote, a->remote.n > 0, plain);
+    o = CAT(o, ",\"ident\":");
+    o = json_opt_at(w, o, span_of(ident, space), space > ident, plain);
+    o = CAT(o, ",\"user\":");
+    o = json_opt_at(w, o, span_of(space + 1, user_end), user_end > space + 1, plain);
+    o = CAT(o, ",\"time\":");
+    o = json_opt_at(w, o, a->time, a->time.n > 0, plain);
     struct span none = {"", 0};
-    size_t iso_len = log_time_iso(none, a->time, iso);
-    put_str(w, ",\"time_iso\":");
-    if (iso_len > 0)
-        put_json_field(w, span_of(iso, iso + iso_len), 1); /* ours: plain */
-    else
-        put_str(w, "null");
-    put_str(w, ",\"method\":");
+    o = CAT(o, ",\"time_iso\":\"");
+    size_t iso_len = log_time_iso(none, a->time, o); /* ours: nothing to escape */
+    o = iso_len > 0 ? CAT(o + iso_len, "\"") : CAT(o - 1, "null");
+    o = CAT(o, ",\"method\":");
     if (ok) {
-        put_json_opt(w, method, 1, plain);
+        o = json_opt_at(w, o, method, 1, plain);
         size_t origin = origin_length(target);
         if (origin > 0) {
-            put_str(w, ",\"origin\":");
-            put_json_field(w, span_of(target.p, target.p + origin), plain);
+            o = CAT(o, ",\"origin\":");
+            o = json_opt_at(w, o, span_of(target.p, target.p + origin), 1, plain);
             target = span_of(target.p + origin, target.p + target.n);
         }
-        put_raw(w, ",", 1);
+        *o++ = ',';
+        w->out->len = (size_t)(o - w->out->data);
         put_json_url(w, target, 1);
+        o = w->out->data + w->out->len;
         const char *after = target.p + target.n, *request_end = a->request.p + a->request.n;
-        put_str(w, ",\"protocol\":");
-        if (after < request_end)
-            put_json_opt(w, span_of(after + 1, request_end), 1, plain);
-        else
-            put_str(w, "null");
+        o = CAT(o, ",\"protocol\":");
+        o = after < request_end ? json_opt_at(w, o, span_of(after + 1, request_end), 1, plain)
+                                : CAT(o, "null");
     } else {
-        put_str(w, "null,\"path\":");
-        put_json_opt(w, a->request, 1, plain);
-        put_str(w, ",\"query\":[],\"protocol\":null");
+        o = CAT(o, "null,\"path\":");
+        o = json_opt_at(w, o, a->request, 1, plain);
+        o = CAT(o, ",\"query\":[],\"protocol\":null");
     }
-    put_str(w, ",\"status\":");
-    put_json_number(w, a->status, 1, plain);
-    put_str(w, ",\"bytes\":");
-    put_json_number(w, a->bytes, 1, plain);
+    o = CAT(o, ",\"status\":");
+    o = json_number_at(w, o, a->status, plain);
+    o = CAT(o, ",\"bytes\":");
+    o = json_number_at(w, o, a->bytes, plain);
     if (a->has_ra) {
-        put_str(w, ",\"referer\":");
-        put_json_referer(w, a->referer, 1, plain);
-        put_str(w, ",\"agent\":");
-        put_json_opt(w, a->agent, 1, plain);
+        o = CAT(o, ",\"referer\":");
+        if (w->ctx->cfg.referer && !span_is(a->referer, "-")) {
+            w->out->len = (size_t)(o - w->out->data);
+            put_json_referer(w, a->referer, 1, plain);
+            o = w->out->data + w->out->len;
+        } else {
+            o = json_opt_at(w, o, a->referer, 1, plain);
+        }
+        o = CAT(o, ",\"agent\":");
+        o = json_opt_at(w, o, a->agent, 1, plain);
     }
-    put_raw(w, "}", 1);
+    *o++ = '}';
+    w->out->len = (size_t)(o - w->out->data);
 }
 
 /* A decoded field that starts the line must not start it with '#': the line

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -119,6 +120,20 @@ static inline size_t log_scan_copy_padded(const struct log_scan *s, char *dst, c
     return n;
 #else
     return log_scan_copy(s, dst, src, n);
+#endif
+}
+
+/* Copies src[0..n) to dst 16 bytes at a time, for src followed by at
+ * least 16 readable bytes (a chunk's lines) and dst with room for n + 16:
+ * the short fields of a line, without a call to memcpy. */
+static inline void log_copy_padded(char *dst, const char *src, size_t n)
+{
+#ifdef LOG_SCAN_SSE2
+    for (size_t i = 0; i < n; i += 16)
+        _mm_storeu_si128((__m128i *)(void *)(dst + i),
+                         _mm_loadu_si128((const __m128i *)(const void *)(src + i)));
+#else
+    memcpy(dst, src, n);
 #endif
 }
 
