@@ -106,16 +106,16 @@ static void put_decoded_run(struct worker *w, const char *src, size_t n, const p
     if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
         fatal("internal decoding error", pct_status_string(r.status));
     if (aside) {
-        o = log_escape(&w->ctx->esc, w->out->data + w->out->len, o, r.count, mode);
+        o = log_escape_padded(&w->ctx->esc, w->out->data + w->out->len, o, r.count, mode);
         w->out->len = (size_t)(o - w->out->data);
         return;
     }
     size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);
     if (i < r.count) {
         size_t rest = r.count - i;
-        char *copy = buf_room(&w->scratch, rest);
+        char *copy = buf_room(&w->scratch, rest + 16);
         memcpy(copy, o + i, rest);
-        o = log_escape(&w->ctx->esc, o + i, copy, rest, mode);
+        o = log_escape_padded(&w->ctx->esc, o + i, copy, rest, mode);
         w->out->len = (size_t)(o - w->out->data);
     } else {
         w->out->len += r.count;

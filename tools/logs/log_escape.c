@@ -28,11 +28,51 @@ void log_escape_init(struct log_escape *e, int bytes)
     log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, bytes ? "\x7f" : "\x7f\xc2");
 }
 
+/* Writes the escape of src[*i], a byte of the mode's class (with the byte
+ * after it for a C1 control), and moves *i past what it took. */
+static char *escape_at(const struct log_escape *e, char *o, const char *src, size_t n, size_t *i,
+                       enum log_escape_mode mode)
+{
+    int json = mode == ESC_JSON;
+    unsigned char c = (unsigned char)src[(*i)++];
+    if (c == 0xC2) { /* U+0080-U+009F: C1 controls (8-bit CSI...) */
+        if (*i < n && (unsigned char)src[*i] >= 0x80 && (unsigned char)src[*i] <= 0x9F &&
+            !e->bytes) {
+            unsigned char d = (unsigned char)src[(*i)++];
+            return json ? put_hex(o, "\\u00", d) : put_hex(put_hex(o, "\\x", c), "\\x", d);
+        }
+        *o++ = (char)c;
+        return o;
+    }
+    if (c == '\t' && mode == ESC_CONTROLS) { /* a field separator in some logs */
+        *o++ = (char)c;
+        return o;
+    }
+    *o++ = '\\';
+    switch (c) {
+    case '"':
+    case '\\':
+        *o++ = (char)c;
+        break;
+    case '\n':
+        *o++ = 'n';
+        break;
+    case '\r':
+        *o++ = 'r';
+        break;
+    case '\t':
+        *o++ = 't';
+        break;
+    default:
+        o = put_hex(o - 1, json ? "\\u00" : "\\x", c);
+    }
+    return o;
+}
+
 char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
                  enum log_escape_mode mode)
 {
     const struct log_scan *scan = &e->scan[mode];
-    int json = mode == ESC_JSON;
     /* Most text needs no escape: it is copied as it is scanned (16 bytes
      * at a time, the last ones too), one pass instead of a scan and a
      * copy. From the first byte that may need work, the loop below. */
@@ -44,40 +84,24 @@ char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
         o += j - i;
         if (j == n)
             break;
-        unsigned char c = (unsigned char)src[j];
-        i = j + 1;
-        if (c == 0xC2) { /* U+0080-U+009F: C1 controls (8-bit CSI...) */
-            if (i < n && (unsigned char)src[i] >= 0x80 && (unsigned char)src[i] <= 0x9F &&
-                !e->bytes) {
-                unsigned char d = (unsigned char)src[i++];
-                o = json ? put_hex(o, "\\u00", d) : put_hex(put_hex(o, "\\x", c), "\\x", d);
-            } else {
-                *o++ = (char)c;
-            }
-            continue;
-        }
-        if (c == '\t' && mode == ESC_CONTROLS) { /* a field separator in some logs */
-            *o++ = (char)c;
-            continue;
-        }
-        *o++ = '\\';
-        switch (c) {
-        case '"':
-        case '\\':
-            *o++ = (char)c;
-            break;
-        case '\n':
-            *o++ = 'n';
-            break;
-        case '\r':
-            *o++ = 'r';
-            break;
-        case '\t':
-            *o++ = 't';
-            break;
-        default:
-            o = put_hex(o - 1, json ? "\\u00" : "\\x", c);
-        }
+        i = j;
+        o = escape_at(e, o, src, n, &i, mode);
     }
     return o;
+}
+
+char *log_escape_padded(const struct log_escape *e, char *o, const char *src, size_t n,
+                        enum log_escape_mode mode)
+{
+    const struct log_scan *scan = &e->scan[mode];
+    size_t i = 0;
+    for (;;) {
+        /* Up to the next byte of the class, copied as it is found. */
+        size_t j = i + log_scan_copy_padded(scan, o, src + i, n - i);
+        o += j - i;
+        if (j == n)
+            return o;
+        i = j;
+        o = escape_at(e, o, src, n, &i, mode);
+    }
 }

@@ -88,16 +88,6 @@ static int query_splits_decoded(struct span q, unsigned flags)
     return 1;
 }
 
-/* Decoded text at o, escaped for a JSON string; src is followed by 16
- * readable bytes. Most pieces need no escape: copied 16 bytes at a time up
- * to the first byte that may need one. */
-static inline char *put_json_piece(const struct worker *w, char *o, const char *src, size_t n)
-{
-    const struct log_escape *esc = &w->ctx->esc;
-    size_t i = log_scan_copy_padded(&esc->scan[ESC_JSON], o, src, n);
-    return i == n ? o + n : log_escape(esc, o + i, src + i, n - i, ESC_JSON);
-}
-
 /* The parameters of a query as put_json_query writes them, from the query
  * decoded whole (one call into the library instead of one per name and
  * value), then cut at '&' and '=' and escaped piece by piece into the
@@ -127,9 +117,9 @@ static int put_json_params_decoded(struct worker *w, struct span q, unsigned fla
             first = 0;
             memcpy(o, "[\"", 2);
             o += 2;
-            o = put_json_piece(w, o, p, (size_t)(name_end - p));
+            o = log_escape_padded(&w->ctx->esc, o, p, (size_t)(name_end - p), ESC_JSON);
             memcpy(o, "\",\"", 3);
-            o = put_json_piece(w, o + 3, value, (size_t)(end - value));
+            o = log_escape_padded(&w->ctx->esc, o + 3, value, (size_t)(end - value), ESC_JSON);
             memcpy(o, "\"]", 2);
             o += 2;
         }
