@@ -72,7 +72,18 @@ def inputs():
     rng = random.Random(1234)
     every_control = b"\n".join(line("/c%%%02X?q=%%%02X" % (c, c)) for c in list(range(0x20)) + [0x7F])
     garbage = bytes(rng.randrange(256) for _ in range(20000))
+    # Lines are scanned in windows of 16 KiB: raw controls, C1 leads, high
+    # bytes and backslashes anywhere in 200 KB of lines, so some fall at or
+    # next to a window's edge.
+    scattered = []
+    for i in range(2000):
+        text = line("/a%%20b/%d/%s" % (i, "x" * rng.randrange(120)))
+        if rng.random() < 0.4:
+            at = rng.randrange(len(text) + 1)
+            text = text[:at] + bytes([rng.choice(b"\x01\x1b\x7f\xc2\x85\\\t\xff\r")]) + text[at:]
+        scattered.append(text)
     return {
+        "raw bytes in 200 KB of lines": b"\n".join(scattered) + b"\n",
         "empty": b"",
         "no trailing newline": line("/a%20b") + b"\n" + line("/last"),
         "crlf": line("/a%0Ab") + b"\r\n" + line("/b") + b"\r\n",

@@ -29,9 +29,19 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     /* Text written in a JSON string as it is unless: controls, '"', '\\',
      * and 0x80 and up (UTF-8 to check, C1 controls). */
     log_scan_init(&ctx->json_text, 0x20, 1, "\"\\\x7f");
-    /* A line without these (and without '"' outside its quoted fields) is
-     * written as JSON by copying its fields (json_access). */
-    log_scan_init(&ctx->json_line, 0x20, 1, "\\\x7f");
+    /* Line output: what put_undecoded escapes (ESC_CONTROLS), the newline
+     * among them. JSON: what makes a line not plain (a line without these,
+     * and without '"' outside its quoted fields, is written by copying its
+     * fields: json_access). */
+    pct_set_clear(&ctx->line_marks[0]);
+    pct_set_add_range(&ctx->line_marks[0], 0x00, 0x1f);
+    pct_set_add_byte(&ctx->line_marks[0], 0x7f);
+    if (!cfg->bytes)
+        pct_set_add_byte(&ctx->line_marks[0], 0xc2);
+    pct_set_clear(&ctx->line_marks[1]);
+    pct_set_add_range(&ctx->line_marks[1], 0x00, 0x1f);
+    pct_set_add_range(&ctx->line_marks[1], 0x7f, 0xff);
+    pct_set_add_byte(&ctx->line_marks[1], '\\');
 }
 
 void worker_free(struct worker *w)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log_escape.h"
+#include "log_marks.h"
 #include "log_options.h"
 #include "log_scan.h"
 #include "log_util.h"
@@ -23,7 +24,7 @@ struct log_ctx {
     struct log_escape esc;
     struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
     struct log_scan json_text;  /* JSON text that may need work: escapes, UTF-8 */
-    struct log_scan json_line;  /* what makes a line not json_plain (see worker) */
+    pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
@@ -42,11 +43,12 @@ struct worker {
     struct buf scratch; /* decoded bytes before escaping */
     struct stats *st;
     int line_escaped, line_bad_utf8;
-    int line_clean;        /* the line holds no control byte, DEL or C1 control lead */
-    int json_plain;        /* JSON: the line is ASCII with no control byte, DEL or '\\' */
-    int spaced;            /* whitespace-separated format: decoded spaces are escaped */
-    int w3c;               /* IIS: %uXXXX decoded */
-    struct buf fmt_buf[3]; /* log_record_out.c: a field's text on its way out */
+    int line_clean;         /* the line holds no control byte, DEL or C1 control lead */
+    int json_plain;         /* JSON: the line is ASCII with no control byte, DEL or '\\' */
+    int spaced;             /* whitespace-separated format: decoded spaces are escaped */
+    int w3c;                /* IIS: %uXXXX decoded */
+    struct buf fmt_buf[3];  /* log_record_out.c: a field's text on its way out */
+    struct log_marks marks; /* process_chunk's scan of its lines */
 };
 
 /* Frees a worker's buffers. */

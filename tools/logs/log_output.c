@@ -489,14 +489,13 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     /* What a line is scanned for: in line output the bytes put_undecoded
      * escapes (not with --raw, which escapes none), in JSON those that make
      * it not plain. */
-    const struct log_scan *line_scan = w->ctx->cfg.json  ? &w->ctx->json_line
-                                       : w->ctx->cfg.raw ? NULL
-                                                         : &w->ctx->esc.scan[ESC_CONTROLS];
+    const int scan = w->ctx->cfg.json || !w->ctx->cfg.raw;
+    log_marks_start(&w->marks, &w->ctx->line_marks[w->ctx->cfg.json != 0]);
     while (p < e) {
         /* The line's end and whether its text has such a byte, in one pass:
          * the first one (the newline is one) is most often the newline, or
          * a CR before it. */
-        const char *c = line_scan != NULL ? p + log_scan_find(line_scan, p, 0, (size_t)(e - p)) : p;
+        const char *c = scan ? log_marks_next(&w->marks, p, e) : p;
         const char *nl = c < e && *c == '\n'                          ? c
                          : e - c >= 2 && c[0] == '\r' && c[1] == '\n' ? c + 1
                          : c < e ? memchr(c, '\n', (size_t)(e - c))

@@ -1,0 +1,55 @@
+/* log_marks.h - where the bytes of a set are in a chunk of lines: a bit per
+ * byte, computed a window at a time by the library's pct_find_all (one
+ * classification per 64 bytes with the widest vectors the CPU has), then
+ * read a line at a time. Every line is scanned for its end and for bytes
+ * that change how it is written: this is that scan. */
+#ifndef PCT_TOOLS_LOG_MARKS_H
+#define PCT_TOOLS_LOG_MARKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pct.h"
+
+/* 16 KiB: its bytes are still in the nearest caches when their lines are
+ * processed, and its bits (2 KiB) too. */
+#define LOG_MARKS_WINDOW ((size_t)16 << 10)
+
+struct log_marks {
+    const pct_set *set;
+    const char *from, *to; /* the window the bits describe */
+    uint64_t bits[LOG_MARKS_WINDOW / 64];
+};
+
+/* Forgets the window (a new chunk may lie where the last one did). */
+static inline void log_marks_start(struct log_marks *m, const pct_set *set)
+{
+    m->set = set;
+    m->from = m->to = NULL;
+}
+
+/* The first byte of [p, e) in the set, or e. e is the chunk's end: the
+ * same for every call between two log_marks_start. */
+static inline const char *log_marks_next(struct log_marks *m, const char *p, const char *e)
+{
+    for (;;) {
+        if (p >= e)
+            return e;
+        if (p < m->from || p >= m->to) {
+            size_t len = (size_t)(e - p) < LOG_MARKS_WINDOW ? (size_t)(e - p) : LOG_MARKS_WINDOW;
+            pct_find_all(p, len, m->set, m->bits);
+            m->from = p;
+            m->to = p + len;
+        }
+        size_t at = (size_t)(p - m->from), words = ((size_t)(m->to - m->from) + 63) / 64;
+        uint64_t word = m->bits[at / 64] >> (at % 64);
+        if (word != 0)
+            return p + __builtin_ctzll(word);
+        for (size_t k = at / 64 + 1; k < words; k++)
+            if (m->bits[k] != 0)
+                return m->from + 64 * k + __builtin_ctzll(m->bits[k]);
+        p = m->to;
+    }
+}
+
+#endif
