@@ -28,10 +28,8 @@ void log_escape_init(struct log_escape *e, int bytes)
     log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, bytes ? "\x7f" : "\x7f\xc2");
 }
 
-/* Writes the escape of src[*i], a byte of the mode's class (with the byte
- * after it for a C1 control), and moves *i past what it took. */
-static char *escape_at(const struct log_escape *e, char *o, const char *src, size_t n, size_t *i,
-                       enum log_escape_mode mode)
+char *log_escape_at(const struct log_escape *e, char *o, const char *src, size_t n, size_t *i,
+                    enum log_escape_mode mode)
 {
     int json = mode == ESC_JSON;
     unsigned char c = (unsigned char)src[(*i)++];
@@ -85,7 +83,7 @@ char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
         if (j == n)
             break;
         i = j;
-        o = escape_at(e, o, src, n, &i, mode);
+        o = log_escape_at(e, o, src, n, &i, mode);
     }
     return o;
 }
@@ -102,6 +100,6 @@ char *log_escape_padded(const struct log_escape *e, char *o, const char *src, si
         if (j == n)
             return o;
         i = j;
-        o = escape_at(e, o, src, n, &i, mode);
+        o = log_escape_at(e, o, src, n, &i, mode);
     }
 }

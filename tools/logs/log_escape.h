@@ -29,7 +29,12 @@ void log_escape_init(struct log_escape *e, int bytes);
 char *log_escape(const struct log_escape *e, char *o, const char *src, size_t n,
                  enum log_escape_mode mode);
 
-/* The same, for src followed by at least 16 readable bytes and o with room
+/* Writes the escape of src[*i], a byte of the mode's class (with the byte
+ * after it for a C1 control), and moves *i past what it took. */
+char *log_escape_at(const struct log_escape *e, char *o, const char *src, size_t n, size_t *i,
+                    enum log_escape_mode mode);
+
+/* log_escape, for src followed by at least 16 readable bytes and o with room
  * for 16 more: no call per escape (decoded text in a scratch buffer). */
 char *log_escape_padded(const struct log_escape *e, char *o, const char *src, size_t n,
                         enum log_escape_mode mode);

@@ -88,6 +88,9 @@ static int query_splits_decoded(struct span q, unsigned flags)
     return 1;
 }
 
+/* The literal text at o; returns the end. */
+#define CAT(o, text) ((char *)memcpy((o), (text), sizeof(text) - 1) + sizeof(text) - 1)
+
 /* The parameters of a query as put_json_query writes them, from the query
  * decoded whole (one call into the library instead of one per name and
  * value), then cut at '&' and '=' and escaped piece by piece into the
@@ -102,30 +105,39 @@ static int put_json_params_decoded(struct worker *w, struct span q, unsigned fla
     pct_result r = pct_decode_except(q.p, q.n, decoded, &w->ctx->keep_split, flags | PCT_UTF8);
     if (r.status != PCT_OK || memchr(decoded, '%', r.count) != NULL)
         return 0;
+    /* One pass over the decoded text: copied up to the next byte that
+     * needs an escape or cuts the query ('&', the first '=' of each). */
+    const struct log_scan *scan = &w->ctx->json_query;
     const char *p = decoded, *e = decoded + r.count;
     char *o = w->out->data + w->out->len;
     int first = 1;
-    for (;;) {
-        const char *amp = log_find_byte(p, e, '&');
-        const char *end = amp != NULL ? amp : e;
-        if (end > p) {
-            const char *eq = log_find_byte(p, end, '=');
-            const char *name_end = eq != NULL ? eq : end;
-            const char *value = eq != NULL ? eq + 1 : end;
-            if (!first)
-                *o++ = ',';
-            first = 0;
-            memcpy(o, "[\"", 2);
-            o += 2;
-            o = log_escape_padded(&w->ctx->esc, o, p, (size_t)(name_end - p), ESC_JSON);
-            memcpy(o, "\",\"", 3);
-            o = log_escape_padded(&w->ctx->esc, o + 3, value, (size_t)(end - value), ESC_JSON);
-            memcpy(o, "\"]", 2);
-            o += 2;
+    while (p < e) {
+        if (*p == '&') { /* an empty parameter */
+            p++;
+            continue;
         }
-        if (amp == NULL)
-            break;
-        p = amp + 1;
+        o = first ? CAT(o, "[\"") : CAT(o, ",[\"");
+        first = 0;
+        int in_value = 0;
+        for (;;) {
+            size_t i = log_scan_copy_padded(scan, o, p, (size_t)(e - p));
+            o += i;
+            p += i;
+            if (p == e || *p == '&')
+                break;
+            if (*p == '=') {
+                o = in_value ? CAT(o, "=") : CAT(o, "\",\"");
+                in_value = 1;
+                p++;
+                continue;
+            }
+            size_t at = 0;
+            o = log_escape_at(&w->ctx->esc, o, p, (size_t)(e - p), &at, ESC_JSON);
+            p += at;
+        }
+        o = in_value ? CAT(o, "\"]") : CAT(o, "\",\"\"]");
+        if (p < e)
+            p++; /* the '&' */
     }
     w->out->len = (size_t)(o - w->out->data);
     return 1;
@@ -209,12 +221,9 @@ static void line_access(struct worker *w, const char *s, size_t n, const struct 
     put_undecoded(w, done, (size_t)(s + n - done));
 }
 
-/* The literal text at o; returns the end. */
-#define CAT(o, text) ((char *)memcpy((o), (text), sizeof(text) - 1) + sizeof(text) - 1)
-
 /* put_json_opt at the cursor o (see json_access); returns the new cursor. A
  * plain field is copied from its line (followed by readable bytes). */
-static char *json_opt_at(struct worker *w, char *o, struct span s, int present, int plain)
+static inline char *json_opt_at(struct worker *w, char *o, struct span s, int present, int plain)
 {
     if (!present || span_is(s, "-"))
         return CAT(o, "null");
