@@ -116,12 +116,13 @@ static size_t from_clf(struct span t, char *out)
              (t.p[16] >= '0') & (t.p[16] <= '9') & (t.p[2] == '/') & (t.p[6] == '/') &
              (t.p[11] == ':') & (t.p[14] == ':') & (t.p[17] == ':') & (t.p[20] == ' ') &
              ((t.p[21] == '+') | (t.p[21] == '-'));
-    int month = 0;
-    for (int k = 0; k < 12; k++) /* compares of three bytes, no call */
-        month =
-            months[3 * k] == t.p[3] && months[3 * k + 1] == t.p[4] && months[3 * k + 2] == t.p[5]
-                ? k + 1
-                : month;
+    /* The month: its second and third letters summed pick its slot (the
+     * twelve sums differ in their low 5 bits), then its name is compared. */
+    static const unsigned char month_at[32] = {0, 7, 4, 6, 0, 11, 0, 2,  12, 0, 0, 0, 0, 0, 0, 1,
+                                               0, 0, 0, 3, 0, 9,  0, 10, 0,  0, 5, 0, 8, 0, 0, 0};
+    int month = month_at[((unsigned char)t.p[4] + (unsigned char)t.p[5]) & 31];
+    const char *name = months + 3 * (month > 0 ? month - 1 : 0);
+    ok &= (name[0] == t.p[3]) & (name[1] == t.p[4]) & (name[2] == t.p[5]);
     if (!ok || month == 0)
         return 0;
     char *o = put_text(out, t.p + 7, 4); /* 2000-10-10T13:55:36-07:00 */
