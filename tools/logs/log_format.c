@@ -110,8 +110,11 @@ int split_request(struct span r, struct span *method, struct span *target)
     *method = span_of(r.p, sp);
     const char *t = sp + 1;
     const char *last = e;
-    while (last > t && last[-1] != ' ')
-        last--;
+    if (e - t > 9 && e[-9] == ' ' && e[-3] != ' ' && e[-2] != ' ' && e[-1] != ' ')
+        last = e - 8; /* "HTTP/1.1" and the like: no search */
+    else
+        while (last > t && last[-1] != ' ')
+            last--;
     if (last > t && e - last >= 5 && memcmp(last, "HTTP/", 5) == 0)
         *target = span_of(t, last - 1);
     else

@@ -103,7 +103,7 @@ static int put_json_params_decoded(struct worker *w, struct span q, unsigned fla
 {
     char *decoded = buf_room(&w->scratch, 3 * q.n + 16);
     pct_result r = pct_decode_except(q.p, q.n, decoded, &w->ctx->keep_split, flags | PCT_UTF8);
-    if (r.status != PCT_OK || memchr(decoded, '%', r.count) != NULL)
+    if (r.status != PCT_OK || log_find_byte(decoded, decoded + r.count, '%') != NULL)
         return 0;
     /* One pass over the decoded text: copied up to the next byte that
      * needs an escape or cuts the query ('&', the first '=' of each). */
@@ -183,7 +183,7 @@ static void put_json_url(struct worker *w, struct span u, int present)
         put_str(w, "\"path\":null,\"query\":[]");
         return;
     }
-    const char *q = memchr(u.p, '?', u.n);
+    const char *q = log_find_byte(u.p, u.p + u.n, '?');
     size_t path_len = q != NULL ? (size_t)(q - u.p) : u.n;
     put_str(w, "\"path\":");
     put_json_decoded(w, span_of(u.p, u.p + path_len), cfg->decode_slash ? NULL : &w->ctx->keep_path,
@@ -240,11 +240,13 @@ static inline char *json_opt_at(struct worker *w, char *o, struct span s, int pr
 
 /* At the cursor o: a JSON number when the field is one (JSON has no
  * leading zeros: "0123" is a string), "-" is null, anything else a string. */
-static char *json_number_at(struct worker *w, char *o, struct span s, int plain)
+static inline char *json_number_at(struct worker *w, char *o, struct span s, int plain)
 {
     int digits = s.n > 0 && s.n < 20 && (s.p[0] != '0' || s.n == 1);
+    unsigned bad = 0; /* no branch per byte */
     for (size_t i = 0; digits && i < s.n; i++)
-        digits = s.p[i] >= '0' && s.p[i] <= '9';
+        bad |= (unsigned char)(s.p[i] - '0') > 9;
+    digits &= !bad;
     if (!digits)
         return json_opt_at(w, o, s, 1, plain);
     log_copy_padded(o, s.p, s.n);
@@ -266,7 +268,7 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
     int ok = split_request(a->request, &method, &target);
     /* "remote ident user [time]": tokens ended by single spaces */
     const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
-    const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
+    const char *space = log_find_byte(ident, user_end, ' ');
     /* Written at a cursor of its own (w->out is brought up to date around
      * the calls that write through it): the compiler cannot keep w->out's
      * length in a register across byte stores. */

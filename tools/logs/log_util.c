@@ -24,10 +24,8 @@ void *xrealloc(void *p, size_t size)
     return q;
 }
 
-void buf_reserve(struct buf *b, size_t extra)
+void buf_grow(struct buf *b, size_t extra)
 {
-    if (b->cap - b->len >= extra && b->data != NULL)
-        return;
     size_t cap = b->cap > 0 ? b->cap : 65536;
     while (cap - b->len < extra)
         cap *= 2;

@@ -18,7 +18,13 @@ struct buf {
 };
 
 /* Makes room for extra more bytes after len (doubling, from 64 KiB). */
-void buf_reserve(struct buf *b, size_t extra);
+void buf_grow(struct buf *b, size_t extra);
+
+static inline void buf_reserve(struct buf *b, size_t extra)
+{
+    if (b->cap - b->len < extra || b->data == NULL)
+        buf_grow(b, extra);
+}
 
 /* A scratch buffer's data, with room for n bytes; what it held is
  * forgotten. */
