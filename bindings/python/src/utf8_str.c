@@ -5,8 +5,9 @@
  * one: on 64 KiB of decoded URL text it took several times as long as the
  * percent-decoding. Here one pass finds the widest character and the length
  * (ASCII is copied), the bytes are validated (libpct's validator), and the
- * string is made at its final size and kind and filled: runs of ASCII 16
- * bytes at a time and the other characters one by one. Text that is not
+ * string is made at its final size and kind and filled: ASCII 16 bytes at
+ * a time (up to the first other character of a block) and the other
+ * characters one by one. Text that is not
  * valid UTF-8 is CPython's to decode from its first error on (the error
  * handler sees what it would see), except that the valid text before it is
  * decoded here when the handler is "replace", whose output for the rest does
@@ -20,67 +21,71 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
-/* 1 if the 16 bytes at s are ASCII, then widened into out[0..16). */
-static inline int ascii16_ucs1(Py_UCS1 *out, const unsigned char *s)
+/* The 16 bytes at s widened into out[0..16) (past the first non-ASCII
+ * byte, what is written there is overwritten later); returns a mask of
+ * their non-ASCII bytes. */
+static inline unsigned ascii16_ucs1(Py_UCS1 *out, const unsigned char *s)
 {
     const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-    if (_mm_movemask_epi8(v))
-        return 0;
     _mm_storeu_si128((__m128i *)(void *)out, v);
-    return 1;
+    return (unsigned)_mm_movemask_epi8(v);
 }
 
-static inline int ascii16_ucs2(Py_UCS2 *out, const unsigned char *s)
+static inline unsigned ascii16_ucs2(Py_UCS2 *out, const unsigned char *s)
 {
     const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s), z = _mm_setzero_si128();
-    if (_mm_movemask_epi8(v))
-        return 0;
     _mm_storeu_si128((__m128i *)(void *)out, _mm_unpacklo_epi8(v, z));
     _mm_storeu_si128((__m128i *)(void *)(out + 8), _mm_unpackhi_epi8(v, z));
-    return 1;
+    return (unsigned)_mm_movemask_epi8(v);
 }
 
-static inline int ascii16_ucs4(Py_UCS4 *out, const unsigned char *s)
+static inline unsigned ascii16_ucs4(Py_UCS4 *out, const unsigned char *s)
 {
     const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s), z = _mm_setzero_si128();
-    if (_mm_movemask_epi8(v))
-        return 0;
     const __m128i lo = _mm_unpacklo_epi8(v, z), hi = _mm_unpackhi_epi8(v, z);
     _mm_storeu_si128((__m128i *)(void *)out, _mm_unpacklo_epi16(lo, z));
     _mm_storeu_si128((__m128i *)(void *)(out + 4), _mm_unpackhi_epi16(lo, z));
     _mm_storeu_si128((__m128i *)(void *)(out + 8), _mm_unpacklo_epi16(hi, z));
     _mm_storeu_si128((__m128i *)(void *)(out + 12), _mm_unpackhi_epi16(hi, z));
-    return 1;
+    return (unsigned)_mm_movemask_epi8(v);
 }
 #else
 #define ASCII16(T, t)                                                                              \
-    static inline int ascii16_##t(T *out, const unsigned char *s)                                  \
+    static inline unsigned ascii16_##t(T *out, const unsigned char *s)                             \
     {                                                                                              \
-        uint64_t a, b;                                                                             \
-        memcpy(&a, s, 8);                                                                          \
-        memcpy(&b, s + 8, 8);                                                                      \
-        if ((a | b) & UINT64_C(0x8080808080808080))                                                \
-            return 0;                                                                              \
-        for (int k = 0; k < 16; k++)                                                               \
+        unsigned mask = 0;                                                                         \
+        for (int k = 0; k < 16; k++) {                                                             \
             out[k] = s[k];                                                                         \
-        return 1;                                                                                  \
+            mask |= (unsigned)(s[k] >> 7) << k;                                                    \
+        }                                                                                          \
+        return mask;                                                                               \
     }
 ASCII16(Py_UCS1, ucs1)
 ASCII16(Py_UCS2, ucs2)
 ASCII16(Py_UCS4, ucs4)
 #endif
 
-/* Fills out (of type T) with the characters of the valid UTF-8 s[0..n). */
+/* Fills out (of type T, room for chars characters) with the characters of
+ * the valid UTF-8 s[0..n). ASCII goes 16 bytes at a time, and a block that
+ * holds other characters still gives its ASCII bytes before the first of
+ * them (URL text has a non-ASCII character every few dozen bytes): the
+ * block is widened whole while 16 characters of room remain. */
 #define FILL_UTF8(T, t)                                                                            \
-    static void fill_##t(T *out, const unsigned char *s, size_t n)                                 \
+    static void fill_##t(T *out, size_t chars, const unsigned char *s, size_t n)                   \
     {                                                                                              \
+        T *const end = out + chars;                                                                \
         size_t i = 0;                                                                              \
         while (i < n) {                                                                            \
-            /* 16 ASCII bytes at a time */                                                         \
-            if (n - i >= 16 && ascii16_##t(out, s + i)) {                                          \
-                out += 16;                                                                         \
-                i += 16;                                                                           \
-                continue;                                                                          \
+            if (n - i >= 16 && end - out >= 16) {                                                  \
+                const unsigned high = ascii16_##t(out, s + i);                                     \
+                if (high == 0) {                                                                   \
+                    out += 16;                                                                     \
+                    i += 16;                                                                       \
+                    continue;                                                                      \
+                }                                                                                  \
+                const unsigned ascii = (unsigned)__builtin_ctz(high);                              \
+                out += ascii;                                                                      \
+                i += ascii; /* s[i] starts a non-ASCII character */                                \
             }                                                                                      \
             const unsigned c = s[i];                                                               \
             if (c < 0x80) {                                                                        \
@@ -162,13 +167,13 @@ static PyObject *str_from_valid_utf8(const unsigned char *s, size_t n, size_t co
         if (maxchar == 0x7F)
             memcpy(PyUnicode_DATA(str), s, n);
         else
-            fill_ucs1(PyUnicode_1BYTE_DATA(str), s, n);
+            fill_ucs1(PyUnicode_1BYTE_DATA(str), chars, s, n);
         break;
     case PyUnicode_2BYTE_KIND:
-        fill_ucs2(PyUnicode_2BYTE_DATA(str), s, n);
+        fill_ucs2(PyUnicode_2BYTE_DATA(str), chars, s, n);
         break;
     default:
-        fill_ucs4(PyUnicode_4BYTE_DATA(str), s, n);
+        fill_ucs4(PyUnicode_4BYTE_DATA(str), chars, s, n);
         break;
     }
     if (rest_len != 0 &&
