@@ -330,8 +330,10 @@ def random_access_line(rng, combined):
     fields = [rng.choice(["192.0.2.%d" % rng.randrange(256), "-", "2001:db8::1"]),
               rng.choice(["-", "ident"]), rng.choice(["-", "frank", "b\u00f6b"]),
               "[" + rng.choice(["10/Oct/2026:13:55:36 +0000", "14/Mar/2026:06:00:00 -0700"]) + "]",
-              '"' + request + '"', rng.choice(["200", "404", "007", "-", "0"]),
-              rng.choice(["0", "123", "0123", "-", "99999999999"])]
+              '"' + request + '"',
+              rng.choice(["200", "404", "007", "-", "0"] if rng.random() < 0.95 else ["2x0", "20-"]),
+              rng.choice(["0", "123", "0123", "-", "99999999999", "12345678", "123456789", "9" * 19, "9" * 20]
+                         if rng.random() < 0.95 else ["1234567-", "12:4", "1/2"])]
     if combined:
         fields += ['"' + rng.choice(["-", "", "https://r.example/?q=" + text(8).replace('"', "")]) + '"',
                    '"' + rng.choice(["-", "", "Mozilla/5.0 (X11; Linux x86_64)", text(10).replace('"', "")]) + '"']

@@ -243,10 +243,10 @@ static inline char *json_opt_at(struct worker *w, char *o, struct span s, int pr
 static inline char *json_number_at(struct worker *w, char *o, struct span s, int plain)
 {
     int digits = s.n > 0 && s.n < 20 && (s.p[0] != '0' || s.n == 1);
-    unsigned bad = 0; /* no branch per byte */
-    for (size_t i = 0; digits && i < s.n; i++)
-        bad |= (unsigned char)(s.p[i] - '0') > 9;
-    digits &= !bad;
+    if (digits && s.n <= 8) /* a word at a time (the line is followed by readable bytes) */
+        digits = (swar_nondigits(s.p) & swar_first(s.n)) == 0;
+    for (size_t i = 0; digits && s.n > 8 && i < s.n; i++)
+        digits = s.p[i] >= '0' && s.p[i] <= '9';
     if (!digits)
         return json_opt_at(w, o, s, 1, plain);
     log_copy_padded(o, s.p, s.n);

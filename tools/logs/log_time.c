@@ -87,13 +87,10 @@ static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 /* The time of nearly every access log line, "10/Oct/2000:13:55:36 -0700",
  * checked and rearranged without loops over its text: it is converted on
  * every line of JSON output. Returns 0 if t is not exactly that. */
-/* 1 if the bytes of the 8 at p that sel marks (0x80 in each) are digits.
- * x = byte ^ '0' is a digit's value; (x & 0x7f) + 0x76 reaches 0x80 from 10
- * on, with no carry into the next byte. */
+/* 1 if the bytes of the 8 at p that sel marks (0x80 in each) are digits. */
 static int digits_where(const char *p, uint64_t sel)
 {
-    uint64_t x = swar_load(p) ^ 0x3030303030303030ULL;
-    return ((((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | x) & sel) == 0;
+    return (swar_nondigits(p) & sel) == 0;
 }
 
 /* Byte k of an 8-byte load (k counted from the load's first byte). */

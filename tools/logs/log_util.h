@@ -60,6 +60,25 @@ static inline uint64_t swar_load(const char *p)
     return v;
 }
 
+/* 0x80 in each of the 8 bytes at p that is not an ASCII digit. x = byte ^
+ * '0' is a digit's value; (x & 0x7f) + 0x76 reaches 0x80 from 10 on, with
+ * no carry into the next byte. */
+static inline uint64_t swar_nondigits(const char *p)
+{
+    uint64_t x = swar_load(p) ^ 0x3030303030303030ULL;
+    return (((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | x) & SWAR_HIGHS;
+}
+
+/* The bits of the first n (1..8) bytes of an 8-byte load. */
+static inline uint64_t swar_first(size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return ~0ULL << (8 * (8 - n));
+#else
+    return ~0ULL >> (8 * (8 - n));
+#endif
+}
+
 /* A piece of a line: no copy, no terminator. */
 struct span {
     const char *p;
