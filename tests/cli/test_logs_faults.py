@@ -296,6 +296,20 @@ def test_long_line():
         check(label + " (unchanged)", tail.endswith(end) and head.startswith(b'{"unparsed":"first"}\n{"unparsed":"a%41'
                                                                             if "--json" in mode else b"first\na%41"),
               short(head + tail))
+    # The lines read with a long line's end are lines of their own: decoded,
+    # not taken for more long lines, even when they add up to more than
+    # --max-line.
+    short_lines = log_lines(3000, 11)
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        f.write(b"/" + b"%41" * (1 << 18) + b"\n" + short_lines)
+        f.flush()
+        for mode in [["--threads", "1"], ["--threads", "2"]]:
+            result = run(["--max-line", "4k"] + mode + [f.name])
+            label = "long line then short ones %s" % " ".join(mode)
+            check(label + " (one reported)", result.stderr.count(b"longer than --max-line") == 1
+                  and b"line 1 is longer" in result.stderr, short(result.stderr))
+            check(label + " (the others decoded)", result.stdout.endswith(expected(short_lines)),
+                  short(result.stdout[-200:]))
     # Plain lines, a file far bigger than a chunk: chunks keep their size
     # (memory bounded by the chunks in flight, whatever the file's size).
     with tempfile.NamedTemporaryFile(suffix=".log") as f:

@@ -326,14 +326,20 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
                          int *long_line)
 {
     const struct log_config *cfg = &pl->ctx->cfg;
-    struct buf *carry = &pl->carry; /* a partial line, no newline in it */
+    struct buf *carry = &pl->carry; /* a partial line, or what followed a long line */
     b->len = 0;
     buf_reserve(b, cfg->chunk + carry->len + READ_MIN);
-    if (carry->len > 0) /* carry->data is NULL before the first carry */
+    size_t line_start = 0; /* after the last newline in b */
+    if (carry->len > 0) {  /* carry->data is NULL before the first carry */
         memcpy(b->data, carry->data, carry->len);
+        /* After a long line, what followed it: whole lines too, which are
+         * not part of a long line. */
+        const char *nl = memrchr(b->data, '\n', carry->len);
+        if (nl != NULL)
+            line_start = (size_t)(nl - b->data) + 1;
+    }
     b->len = carry->len;
     carry->len = 0;
-    size_t line_start = 0; /* after the last newline in b */
     *long_line = 0;
     for (;;) {
         if (b->len - line_start > cfg->max_line) {
