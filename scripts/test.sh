@@ -291,7 +291,7 @@ step_tsan() {
     local -x CC=clang CXX=clang++
     # A report fails the run (exit status 66), hence the test that ran it.
     local -x TSAN_OPTIONS="halt_on_error=1 exitcode=66"
-    local test_args=(--timeout-multiplier 5 cli-logs-threads cli-logs-sample
+    local test_args=(--timeout-multiplier 5 cli-logs-threads cli-logs-blocks cli-logs-sample
         cli-logs-faults-changes cli-logs-faults-compressed cli-logs-faults-outputs)
     meson_step tsan build/tsan -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized \
         -Dwerror=true -Dbench=disabled

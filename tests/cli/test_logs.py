@@ -177,6 +177,102 @@ def piped(args, data, seed=7):
 
 
 # --------------------------------------------------------------------------
+# A regular file read by threads in blocks of --chunk-size
+# --------------------------------------------------------------------------
+
+def without_timing(err):
+    return re.sub(rb"^(elapsed|throughput):.*\n", b"", err, flags=re.M)
+
+
+def same_as_one_thread(name, data, extra, runs):
+    """Runs data as a file with one thread, then with each (threads, chunk)
+    of runs: the same output, counts and messages."""
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        f.write(data)
+        f.flush()
+        ref = run(extra + ["--stats", "--threads", "1", f.name])
+        check(name + " 1 thread (exit 0)", ref.returncode == 0, short(ref.stderr))
+        for threads, chunk in runs:
+            label = "%s %s threads %d chunk %s" % (name, " ".join(extra), threads, chunk)
+            result = run(extra + ["--stats", "--threads", str(threads), "--chunk-size", chunk, f.name])
+            check(label + " (same output)", result.stdout == ref.stdout,
+                  first_difference(result.stdout, ref.stdout))
+            check(label + " (same counts and messages)",
+                  without_timing(result.stderr) == without_timing(ref.stderr),
+                  short(result.stderr) + " vs " + short(ref.stderr))
+        return ref
+
+
+def random_lines(rng, count, chunk):
+    """Lines of random lengths, many of them about a block long, so that
+    lines start and end on every side of the blocks' edges."""
+    out = []
+    for i in range(count):
+        pick = rng.random()
+        if pick < 0.3:
+            n = rng.choice([chunk - 2, chunk - 1, chunk, chunk + 1, 2 * chunk])
+        elif pick < 0.4:
+            n = rng.randrange(0, 3)
+        else:
+            n = rng.randrange(0, 2 * chunk)
+        target = ("/%d/%%C3%%A9?q=a+b%%41" % i).encode() + b"x" * n
+        out.append(line(target.decode()) + (b"\r\n" if rng.random() < 0.1 else b"\n"))
+    return b"".join(out)
+
+
+def test_blocks():
+    """Each thread reads a block of the file itself (pread); the lines that
+    start in a block are its own, however they straddle its edges."""
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("blocks: random lines from seed %d (PCT_TEST_SEED=%d repeats them)" % (seed, seed))
+    rng = random.Random(seed)
+    runs = [(2, "100"), (2, "1000"), (3, "4k"), (4, "1000")]
+    same_as_one_thread("random short lines", random_lines(rng, 200, 10), [], [(2, "1"), (3, "7")])
+    for chunk in [100, 1000]:
+        data = random_lines(rng, 3000, chunk)
+        for end, text in [("newline", data), ("no final newline", data.rstrip(b"\r\n"))]:
+            for extra in [[], ["--json"]]:
+                same_as_one_thread("random lines %d %s" % (chunk, end), text, extra,
+                                   runs if extra == [] else runs[:2])
+    # W3C: the #Fields: layout is carried from block to block in order.
+    iis = open(os.path.join(LOGS, "iis-fields-change.log"), "rb").read().splitlines(keepends=True)
+    data = iis[0] + b"".join(rng.choice(iis) for _ in range(3000))
+    same_as_one_thread("w3c random lines", data, [], runs[:4])
+    # Lines longer than --max-line across many blocks: streamed once, in
+    # order, each reported with its number; the ones around them decoded.
+    long_at = [2, 3, 26, 50]  # line numbers: two in a row, one ending on a block's edge, the last
+    lines = [line("/" + "%41" * (1 << 18)) if n in long_at else line("/%d/%%41" % n) for n in range(1, 51)]
+    # Line 26 ends where a 1000-byte block ends: line 27 starts one.
+    head = sum(len(l) + 1 for l in lines[:25])
+    lines[25] = line("/" + "%41" * (1 << 18) + "b" * (-(head + len(lines[25]) + 1) % 1000))
+    check("long line 26 ends a block", (head + len(lines[25]) + 1) % 1000 == 0)
+    data = b"\n".join(lines)  # no newline after the last, long, line
+    ref = same_as_one_thread("long lines", data, ["--max-line", "4k"], [(2, "1000"), (3, "4k"), (2, "64k")])
+    numbers = [int(n) for n in re.findall(rb"line (\d+) is longer than --max-line", ref.stderr)]
+    check("long lines (each reported once, with its number)", numbers == long_at, short(ref.stderr))
+    check("long lines (the others decoded)", ref.stdout.count(b"/A ") == 50 - len(long_at),
+          "%d" % ref.stdout.count(b"/A "))
+    check("long lines (streamed undecoded)", ref.stdout.count(b"%41" * 1000) >= len(long_at))
+    # A regular file as stdin is read from its offset, and left at its end
+    # as a reader in order leaves it.
+    data = random_lines(rng, 3000, 1000)
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        f.write(data)
+        f.flush()
+        at = len(data) // 3
+        want = run(["--threads", "1"], data[at:]).stdout
+        fd = os.open(f.name, os.O_RDONLY)
+        os.lseek(fd, at, os.SEEK_SET)
+        result = subprocess.run(WRAPPER + [PCT, "logs", "--threads", "2", "--chunk-size", "1000"], stdin=fd,
+                                capture_output=True)
+        left = os.lseek(fd, 0, os.SEEK_CUR)
+        os.close(fd)
+        check("stdin file at its offset, threads", result.returncode == 0 and result.stdout == want,
+              first_difference(result.stdout, want))
+        check("stdin file left at its end", left == len(data), "%d of %d" % (left, len(data)))
+
+
+# --------------------------------------------------------------------------
 # Exact outputs
 # --------------------------------------------------------------------------
 
@@ -525,14 +621,14 @@ def test_stats():
         check("stats %%u %s" % key, m is not None and int(m.group(1)) == value, repr(err))
     result = run_ok("progress", ["--progress", SAMPLE, "--threads", "1"])
     check("progress on stderr", b"%" in result.stderr and b"ETA" in result.stderr)
-    # Threads that read a file in turn: the bar still reaches 100%.
+    # Threads that read a file in blocks: the bar still reaches 100%.
     result = run_ok("progress threads", ["--progress", SAMPLE, "--threads", "2", "--chunk-size", "1k"])
     check("progress threads (100%)", b"100%" in result.stderr, short(result.stderr[-200:]))
     result = run_ok("no progress when not a tty", [SAMPLE])
     check("no progress when not a tty", result.stderr == b"")
 
 
-GROUPS = {"lines": test_lines, "threads": test_threads, "sample": test_sample,
+GROUPS = {"lines": test_lines, "threads": test_threads, "blocks": test_blocks, "sample": test_sample,
           "decoding": test_decoding, "json": test_json, "usage": test_usage, "stats": test_stats}
 
 

@@ -125,8 +125,9 @@ def test_changes():
                                                    lambda p: os.truncate(p, 0), [other.name])
         check("then another (exit 2)", code == 2)
         check("then another (processed)", out.endswith(expected(log_lines(3, 3))))
-    # With threads that read the file in turn (a regular file of several
-    # chunks): the same reports, and the output still whole lines in order.
+    # With threads that each read blocks of the file (a regular file of
+    # several chunks): the same reports, and the output still whole lines in
+    # order.
     for threads in ["2", "3"]:
         label = "threads %s " % threads
         code, out, err, path = change_under_reader(label + "truncated", data, lambda p: os.truncate(p, 0),
@@ -135,6 +136,13 @@ def test_changes():
         check(label + "truncated (message)",
               err.startswith(("pct logs: %s: file shrank" % path).encode()), short(err))
         whole_lines_prefix(label + "truncated", out, want)
+        code, out, err, path = change_under_reader(label + "shrank", data, lambda p: os.truncate(p, 5000007),
+                                                   threads=threads)
+        check(label + "shrank (exit 2)", code == 2, "exit %d" % code)
+        check(label + "shrank (message)", b"file shrank while being read" in err, short(err))
+        check(label + "shrank (all read is written)", out.count(b"\n") == data[:5000007].count(b"\n") + 1,
+              "%d lines" % out.count(b"\n"))
+        whole_lines_prefix(label + "shrank", out, want)
         code, out, err, path = change_under_reader(label + "grew", data, append, threads=threads)
         check(label + "grew (exit 2)", code == 2, "exit %d" % code)
         check(label + "grew (message)", ("pct logs: %s: file grew" % path).encode() in err, short(err))
@@ -296,6 +304,20 @@ def test_long_line():
         check(label + " (unchanged)", tail.endswith(end) and head.startswith(b'{"unparsed":"first"}\n{"unparsed":"a%41'
                                                                             if "--json" in mode else b"first\na%41"),
               short(head + tail))
+    # The lines read with a long line's end are lines of their own: decoded,
+    # not taken for more long lines, even when they add up to more than
+    # --max-line.
+    short_lines = log_lines(3000, 11)
+    with tempfile.NamedTemporaryFile(suffix=".log") as f:
+        f.write(b"/" + b"%41" * (1 << 18) + b"\n" + short_lines)
+        f.flush()
+        for mode in [["--threads", "1"], ["--threads", "2"]]:
+            result = run(["--max-line", "4k"] + mode + [f.name])
+            label = "long line then short ones %s" % " ".join(mode)
+            check(label + " (one reported)", result.stderr.count(b"longer than --max-line") == 1
+                  and b"line 1 is longer" in result.stderr, short(result.stderr))
+            check(label + " (the others decoded)", result.stdout.endswith(expected(short_lines)),
+                  short(result.stdout[-200:]))
     # Plain lines, a file far bigger than a chunk: chunks keep their size
     # (memory bounded by the chunks in flight, whatever the file's size).
     with tempfile.NamedTemporaryFile(suffix=".log") as f:

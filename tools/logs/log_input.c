@@ -57,6 +57,12 @@ void log_input_note(const struct log_input *in, const char *format, ...)
     va_end(args);
 }
 
+void log_input_read_failed(struct log_input *in, uint64_t at, int err)
+{
+    log_input_fault(in, "read error after %llu bytes: %s", (unsigned long long)(at - in->start),
+                    strerror(err));
+}
+
 ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n)
 {
     for (;;) {
@@ -66,11 +72,27 @@ ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n)
             return got;
         }
         if (errno != EINTR) {
-            log_input_fault(in, "read error after %llu bytes: %s",
-                            (unsigned long long)(in->offset - in->start), strerror(errno));
+            log_input_read_failed(in, in->offset, errno);
             return -1;
         }
     }
+}
+
+ssize_t log_input_pread(const struct log_input *in, void *dst, size_t n, uint64_t at)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t got = pread(in->fd, (char *)dst + done, n - done, (off_t)(at + done));
+        if (got == 0)
+            break;
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        done += (size_t)got;
+    }
+    return (ssize_t)done;
 }
 
 /* 1 if a read of fd would not wait. */

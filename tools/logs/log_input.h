@@ -65,6 +65,16 @@ void log_input_note(const struct log_input *in, const char *format, ...)
 #endif
     ;
 
+/* Reads up to n bytes of a regular file at offset at, with pread(2):
+ * fewer only at the file's end. Neither the file offset nor in changes, so
+ * threads may call it at once. Returns the count, or -1 with errno set
+ * (not reported: see log_input_read_failed). */
+ssize_t log_input_pread(const struct log_input *in, void *dst, size_t n, uint64_t at);
+
+/* Reports a read error (errno err) at file offset at and marks the input
+ * failed. */
+void log_input_read_failed(struct log_input *in, uint64_t at, int err);
+
 /* Low level, for the decompressors: reads up to n raw bytes of the file.
  * Returns the count, 0 at its end, or -1 after a read error (reported). */
 ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n);

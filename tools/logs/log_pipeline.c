@@ -4,13 +4,13 @@
  * line boundaries into chunks; worker threads decode chunks into per-chunk
  * output buffers; the main thread hands out chunks and writes finished ones
  * in input order. A regular file of plain text (several chunks, several
- * threads) is read differently (process_file): each thread reads its own
- * chunk in turn, decodes it and writes it when its turn comes, so that a
- * chunk's bytes never leave the core that read them. Memory is bounded by
- * the number of chunks in flight and --max-line: a longer line is never
- * held whole but streamed through. Every
- * byte is looked at a bounded number of times, whatever the line lengths.
- * Progress is shown as chunks are written.
+ * threads) is read differently (process_file): each thread reads blocks of
+ * it with pread(2), decodes them and writes them when their turn comes, so
+ * that a chunk's bytes never leave the core that read them. Memory is
+ * bounded by the number of chunks in flight and --max-line: a longer line
+ * is never held whole but streamed through. Every byte is looked at a
+ * bounded number of times, whatever the line lengths. Progress is shown as
+ * chunks are written.
  *
  * Slot states are read and written under the lock only; which slots are in
  * flight is known from the counters, which only the main thread touches.
@@ -268,11 +268,28 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
     write_out(o->data, o->len, 0);
 }
 
+/* The next piece of a long line: read in order, or (at not NULL) read at
+ * *at with pread, *at moved past it. 0 at the end or after a read error
+ * (reported). */
+static size_t read_long_piece(struct log_input *in, uint64_t *at, char *dst, size_t n)
+{
+    if (at == NULL)
+        return log_input_read(in, dst, n);
+    ssize_t got = log_input_pread(in, dst, n, *at);
+    if (got < 0) {
+        log_input_read_failed(in, *at, errno);
+        return 0;
+    }
+    *at += (uint64_t)got;
+    return (size_t)got;
+}
+
 /* pl->carry holds the start of a line longer than --max-line (no newline in
  * it). Writes everything before it, then the line itself piece by piece as
- * it is read, written as an unparsed line (not decoded), and leaves in
- * pl->carry what follows its newline. Returns 1 at the end of the input. */
-static int stream_long_line(struct pipeline *pl, struct log_input *in)
+ * it is read (in order, or at *at: see read_long_piece), written as an
+ * unparsed line (not decoded), and leaves in pl->carry what follows its
+ * newline. Returns 1 at the end of the input. */
+static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t *at)
 {
     const struct log_config *cfg = &pl->ctx->cfg;
     struct worker *w = &pl->inline_worker;
@@ -310,7 +327,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
-        size_t got = log_input_read(in, c->data + c->len, LONG_PIECE);
+        size_t got = read_long_piece(in, at, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
     }
@@ -326,14 +343,20 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
                          int *long_line)
 {
     const struct log_config *cfg = &pl->ctx->cfg;
-    struct buf *carry = &pl->carry; /* a partial line, no newline in it */
+    struct buf *carry = &pl->carry; /* a partial line, or what followed a long line */
     b->len = 0;
     buf_reserve(b, cfg->chunk + carry->len + READ_MIN);
-    if (carry->len > 0) /* carry->data is NULL before the first carry */
+    size_t line_start = 0; /* after the last newline in b */
+    if (carry->len > 0) {  /* carry->data is NULL before the first carry */
         memcpy(b->data, carry->data, carry->len);
+        /* After a long line, what followed it: whole lines too, which are
+         * not part of a long line. */
+        const char *nl = memrchr(b->data, '\n', carry->len);
+        if (nl != NULL)
+            line_start = (size_t)(nl - b->data) + 1;
+    }
     b->len = carry->len;
     carry->len = 0;
-    size_t line_start = 0; /* after the last newline in b */
     *long_line = 0;
     for (;;) {
         if (b->len - line_start > cfg->max_line) {
@@ -385,46 +408,189 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (cut > 0)
             dispatch(pl, &is, s, s->own.data, cut); /* else the slot stays free */
         if (long_line)
-            eof = stream_long_line(pl, in) || eof;
+            eof = stream_long_line(pl, in, NULL) || eof;
     }
 }
 
-/* A regular file of plain text with several threads: each thread reads a
- * chunk itself (in turn, under read_lock: the reads are those of
- * process_input, in the same order), decodes it, and writes its output
- * when its ticket's turn comes. The bytes of a chunk stay on the core that
- * read them, and no thread only hands out work: as many threads run as
- * --threads says, and they meet only to take turns. */
+/* A regular file of plain text with several threads (process_file). The
+ * file is cut into blocks of --chunk-size bytes from its start offset.
+ * Each thread claims the next block, reads it itself with pread(2), at the
+ * same time as the others (no thread waits for another's read, and a
+ * block's bytes stay on the core that read them), decodes the lines that
+ * start in it, and writes them when its ticket's turn comes. The first of
+ * those lines starts after the first newline at or after the byte before
+ * the block (block 0: at its first byte), the last ends at the first
+ * newline at or after the block's last byte, read a little past the block:
+ * every line belongs to exactly one block, and every byte is read about
+ * once, with no copy between reads.
+ *
+ * A last line that runs on past --max-line is streamed in its block's
+ * turn (stream_long_line, read with pread); the blocks inside it are then
+ * no longer claimed. A read that comes short is the file's end (it may
+ * have shrunk); nothing of the blocks after it is written. in->offset is
+ * the end of what was written, which log_input_close compares with the
+ * file's sizes as for a file read in order. */
+
+/* How far past a block its first read goes: most last lines end there. */
+#define BLOCK_OVERLAP ((size_t)4 << 10)
+
 struct file_run {
     struct pipeline *pl;
     struct log_input *in;
-    pthread_mutex_t read_lock; /* guards what follows, and pl->carry */
-    struct input_format is;
-    int eof, done;
-    uint64_t next_ticket;
-    pthread_mutex_t turn_lock;
+    size_t block;               /* --chunk-size */
+    pthread_mutex_t claim_lock; /* guards the next three */
+    uint64_t next_ticket, next_block;
+    int stop;                  /* the input's end was written: no more claims */
+    pthread_mutex_t turn_lock; /* guards the next five, and the holds' states */
     pthread_cond_t turn_moved;
-    uint64_t turn; /* the ticket whose output is written next */
+    uint64_t turn;          /* the ticket whose output is written next */
+    struct hold **parked;   /* [ticket % nparked]: decoded, waiting for their turn */
+    size_t nparked;         /* more than the holds of all the threads */
+    uint64_t format_turn;   /* the ticket whose chunk chunk_format sees next */
+    int format_settled;     /* is no longer changes: chunk_format takes no turns */
+    struct input_format is; /* the format_turn holder's, until settled */
+    int ended;              /* the turn holder's: the input's end was written */
 };
 
-static void wait_turn(struct file_run *fr, uint64_t ticket)
+/* A claimed block, as read_block found it. */
+struct block {
+    uint64_t ticket, index;
+    uint64_t from;     /* the file offset of own.data[0] */
+    size_t got;        /* bytes read into own */
+    size_t first, len; /* the whole lines that start in the block, in own */
+    int long_line;     /* a line longer than --max-line starts at own[first + len] */
+    int at_end;        /* the input ends with these lines (or a read error, in error) */
+    int hit_end;       /* a read came short */
+    int error;         /* errno of a failed read, or 0 */
+};
+
+/* A block a thread holds from its claim until it is written: its bytes
+ * and its output. */
+struct hold {
+    struct block b;
+    struct chunk_job job;
+    struct buf own;
+    enum {
+        HOLD_FREE,
+        HOLD_WORKING,
+        HOLD_PARKED
+    } state;
+};
+
+/* Holds per thread: a thread that finishes a block before its turn parks
+ * it and goes on with the next, so the faster thread is not held to the
+ * slower one's pace; memory stays bounded by the holds. */
+#define FILE_HOLDS 2
+
+/* Reads n more bytes of the file into own after the got ones. */
+static void read_more(const struct file_run *fr, struct block *b, struct buf *own, size_t n)
 {
-    pthread_mutex_lock(&fr->turn_lock);
-    while (fr->turn != ticket)
-        pthread_cond_wait(&fr->turn_moved, &fr->turn_lock);
-    pthread_mutex_unlock(&fr->turn_lock);
+    own->len = b->got;
+    buf_reserve(own, n + LOG_CHUNK_PAD);
+    ssize_t got = log_input_pread(fr->in, own->data + b->got, n, b->from + b->got);
+    if (got < 0) {
+        b->error = errno;
+        got = 0;
+    }
+    b->got += (size_t)got;
+    own->len = b->got;
+    b->hit_end = (size_t)got < n;
 }
 
-static void pass_turn(struct file_run *fr)
+/* Finds the lines that start in the block, reading past it until the last
+ * one ends (or is found longer than --max-line). last: the block's last
+ * byte, in own. */
+static void cut_lines(const struct file_run *fr, struct block *b, struct buf *own, size_t last)
+{
+    size_t max_line = fr->pl->ctx->cfg.max_line;
+    if (b->index > 0) {
+        const char *nl = memchr(own->data, '\n', b->got < last ? b->got : last);
+        b->at_end = b->got <= last; /* the file ends in the block */
+        if (nl == NULL)
+            return; /* no line starts in the block */
+        b->first = (size_t)(nl - own->data) + 1;
+    }
+    if (b->got <= last) {
+        b->len = b->got - b->first;
+        b->at_end = 1;
+        return;
+    }
+    /* The last line's end: only the bytes not yet searched are searched. */
+    const char *before = memrchr(own->data + b->first, '\n', last - b->first);
+    size_t line_start = before != NULL ? (size_t)(before - own->data) + 1 : b->first;
+    size_t searched = last, overlap = fr->block < BLOCK_OVERLAP ? fr->block : BLOCK_OVERLAP;
+    for (;;) {
+        const char *nl = memchr(own->data + searched, '\n', b->got - searched);
+        if (nl != NULL) {
+            b->len = (size_t)(nl - own->data) + 1 - b->first;
+            return;
+        }
+        size_t line = b->got - line_start;
+        if (line > max_line && b->error == 0) {
+            b->len = line_start - b->first;
+            b->long_line = 1;
+            return;
+        }
+        if (b->hit_end) {
+            b->len = b->got - b->first;
+            b->at_end = 1;
+            return;
+        }
+        /* Geometric: a long line is read a bounded number of times. */
+        size_t more = line > overlap ? line : overlap;
+        if (more > max_line + 1 - line)
+            more = max_line + 1 - line;
+        searched = b->got;
+        read_more(fr, b, own, more);
+    }
+}
+
+/* Reads block b->index into own and finds its lines. */
+static void read_block(const struct file_run *fr, struct block *b, struct buf *own)
+{
+    uint64_t start = fr->in->start + b->index * (uint64_t)fr->block;
+    /* Past block 0, the byte before the block says whether a line starts
+     * at its first byte. */
+    b->from = b->index == 0 ? start : start - 1;
+    size_t last = (size_t)(start - b->from) + fr->block - 1;
+    size_t overlap = fr->block < BLOCK_OVERLAP ? fr->block : BLOCK_OVERLAP;
+    b->got = b->first = b->len = 0;
+    b->long_line = b->at_end = b->hit_end = b->error = 0;
+    read_more(fr, b, own, last + 1 + overlap);
+    cut_lines(fr, b, own, last);
+    /* LOG_CHUNK_PAD bytes past the lines can be read (log_scan_copy_padded):
+     * read_more leaves room for them. */
+    memset(own->data + b->got, 0, LOG_CHUNK_PAD);
+}
+
+/* Gives job its chunk's format. input_format_chunk sees the chunks in file
+ * order: it finds the format on the first, and a W3C layout is carried from
+ * each chunk to the next (#Fields: headers). Once the format is known and
+ * is not W3C, nothing is carried and no ticket waits for another here. The
+ * wait is on the previous ticket's read, not on its decoding. */
+static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job)
 {
     pthread_mutex_lock(&fr->turn_lock);
-    fr->turn++;
+    while (!fr->format_settled && fr->format_turn != b->ticket)
+        pthread_cond_wait(&fr->turn_moved, &fr->turn_lock);
+    int settled = fr->format_settled;
+    pthread_mutex_unlock(&fr->turn_lock);
+    if (settled) {
+        job->fmt = fr->is.fmt;
+        job->layout = fr->is.layout;
+        return;
+    }
+    if (b->len > 0)
+        input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
+    pthread_mutex_lock(&fr->turn_lock);
+    fr->format_turn++;
+    fr->format_settled = fr->is.detected && fr->is.fmt != FMT_W3C;
     pthread_cond_broadcast(&fr->turn_moved);
     pthread_mutex_unlock(&fr->turn_lock);
 }
 
 /* Writes a decoded chunk (its turn has come). read_to: the input's offset
- * when it was read, for the progress bar. */
+ * after it, for the progress bar. */
 static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_to)
 {
     write_out(job->out.data, job->out.len, job->st.lines);
@@ -434,56 +600,156 @@ static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_
         show_progress(pl, 0);
 }
 
+static void end_input(struct file_run *fr)
+{
+    fr->ended = 1;
+    pthread_mutex_lock(&fr->claim_lock);
+    fr->stop = 1;
+    pthread_mutex_unlock(&fr->claim_lock);
+}
+
+static void reached(struct log_input *in, uint64_t offset)
+{
+    if (offset > in->offset)
+        in->offset = offset;
+}
+
+/* Streams the long line that starts after b's lines (its turn has come),
+ * and has the claims skip the blocks it covers. */
+static void stream_block_line(struct file_run *fr, const struct block *b, const struct buf *own)
+{
+    struct pipeline *pl = fr->pl;
+    struct buf *c = &pl->carry;
+    size_t at_line = b->first + b->len, n = b->got - at_line;
+    c->len = 0;
+    buf_reserve(c, n);
+    memcpy(c->data, own->data + at_line, n);
+    c->len = n;
+    uint64_t at = b->from + b->got;
+    if (stream_long_line(pl, fr->in, &at)) {
+        reached(fr->in, at);
+        end_input(fr);
+        return;
+    }
+    uint64_t next = at - c->len; /* the next line's start */
+    reached(fr->in, next);
+    pthread_mutex_lock(&fr->claim_lock);
+    uint64_t owner = (next - fr->in->start) / fr->block;
+    if (fr->next_block < owner)
+        fr->next_block = owner;
+    pthread_mutex_unlock(&fr->claim_lock);
+}
+
+/* In b's turn: writes its lines, then streams a long line that starts in
+ * it, or ends the input at its end or at a read error. */
+static void write_block(struct file_run *fr, const struct block *b, struct chunk_job *job,
+                        const struct buf *own)
+{
+    struct pipeline *pl = fr->pl;
+    if (fr->ended)
+        return; /* past the input's end */
+    if (b->len > 0) {
+        uint64_t end = b->from + b->first + b->len;
+        reached(fr->in, end);
+        write_job(pl, job, end);
+    }
+    if (b->long_line) {
+        stream_block_line(fr, b, own);
+        pl->run.read_to = fr->in->offset;
+    } else if (b->at_end) {
+        reached(fr->in, b->from + b->got);
+        if (b->error != 0)
+            log_input_read_failed(fr->in, b->from + b->got, b->error);
+        end_input(fr);
+    }
+}
+
+/* Writes h's block if its turn has come, and then every parked block whose
+ * turn follows; else parks it, for the thread whose block comes before it
+ * to write. */
+static void finish_block(struct file_run *fr, struct hold *h)
+{
+    pthread_mutex_lock(&fr->turn_lock);
+    if (fr->turn != h->b.ticket) {
+        h->state = HOLD_PARKED;
+        fr->parked[h->b.ticket % fr->nparked] = h;
+        pthread_mutex_unlock(&fr->turn_lock);
+        return;
+    }
+    while (h != NULL) {
+        pthread_mutex_unlock(&fr->turn_lock);
+        write_block(fr, &h->b, &h->job, &h->own);
+        pthread_mutex_lock(&fr->turn_lock);
+        h->state = HOLD_FREE;
+        fr->turn++;
+        /* The tickets not yet written are fewer than nparked: one slot each. */
+        h = fr->parked[fr->turn % fr->nparked];
+        fr->parked[fr->turn % fr->nparked] = NULL;
+        pthread_cond_broadcast(&fr->turn_moved);
+    }
+    pthread_mutex_unlock(&fr->turn_lock);
+}
+
+/* One of holds that is free (waiting for one of them to be written), or
+ * NULL with all of them free when wait_all. */
+static struct hold *free_hold(struct file_run *fr, struct hold *holds, int wait_all)
+{
+    pthread_mutex_lock(&fr->turn_lock);
+    for (;;) {
+        int free_count = 0;
+        struct hold *h = NULL;
+        for (int i = 0; i < FILE_HOLDS; i++)
+            if (holds[i].state == HOLD_FREE) {
+                free_count++;
+                h = &holds[i];
+            }
+        if (wait_all ? free_count == FILE_HOLDS : h != NULL) {
+            if (!wait_all)
+                h->state = HOLD_WORKING;
+            pthread_mutex_unlock(&fr->turn_lock);
+            return wait_all ? NULL : h;
+        }
+        pthread_cond_wait(&fr->turn_moved, &fr->turn_lock);
+    }
+}
+
 static void *file_thread(void *arg)
 {
     struct file_run *fr = arg;
-    struct pipeline *pl = fr->pl;
     struct worker w;
-    struct chunk_job job;
-    struct buf own = {NULL, 0, 0};
+    struct hold holds[FILE_HOLDS];
     memset(&w, 0, sizeof w);
-    memset(&job, 0, sizeof job);
-    w.ctx = pl->ctx;
+    memset(holds, 0, sizeof holds);
+    w.ctx = fr->pl->ctx;
     for (;;) {
-        pthread_mutex_lock(&fr->read_lock);
-        if (fr->done) {
-            pthread_mutex_unlock(&fr->read_lock);
+        struct hold *h = free_hold(fr, holds, 0);
+        pthread_mutex_lock(&fr->claim_lock);
+        int stop = fr->stop;
+        if (!stop) {
+            h->b.ticket = fr->next_ticket++;
+            h->b.index = fr->next_block++;
+        }
+        pthread_mutex_unlock(&fr->claim_lock);
+        if (stop) {
+            pthread_mutex_lock(&fr->turn_lock);
+            h->state = HOLD_FREE;
+            pthread_mutex_unlock(&fr->turn_lock);
             break;
         }
-        int long_line;
-        size_t cut = read_lines(pl, fr->in, &own, &fr->eof, &long_line);
-        uint64_t ticket = fr->next_ticket++, read_to = fr->in->offset;
-        job.in = own.data;
-        job.len = cut;
-        if (cut > 0)
-            input_format_chunk(&fr->is, own.data, cut, &job.fmt, &job.layout);
-        if (long_line) {
-            /* The long line goes out after this chunk, before any other
-             * chunk is read: all of it under read_lock, in this turn. */
-            if (cut > 0)
-                process_chunk(&w, &job);
-            wait_turn(fr, ticket);
-            if (cut > 0)
-                write_job(pl, &job, read_to);
-            fr->eof = stream_long_line(pl, fr->in) || fr->eof;
-            pl->run.read_to = fr->in->offset;
-            fr->done = fr->eof && pl->carry.len == 0;
-            pass_turn(fr);
-            pthread_mutex_unlock(&fr->read_lock);
-            continue;
-        }
-        fr->done = fr->eof && pl->carry.len == 0;
-        pthread_mutex_unlock(&fr->read_lock);
-        if (cut > 0)
-            process_chunk(&w, &job);
-        wait_turn(fr, ticket);
-        if (cut > 0)
-            write_job(pl, &job, read_to);
-        pass_turn(fr);
+        read_block(fr, &h->b, &h->own);
+        h->job.in = h->own.data + h->b.first;
+        h->job.len = h->b.len;
+        chunk_format(fr, &h->b, &h->job);
+        if (h->b.len > 0)
+            process_chunk(&w, &h->job);
+        finish_block(fr, h);
     }
+    free_hold(fr, holds, 1); /* parked ones are written by other threads */
     worker_free(&w);
-    free(job.out.data);
-    free(own.data);
+    for (int i = 0; i < FILE_HOLDS; i++) {
+        free(holds[i].job.out.data);
+        free(holds[i].own.data);
+    }
     return NULL;
 }
 
@@ -503,13 +769,19 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     memset(&fr, 0, sizeof fr);
     fr.pl = pl;
     fr.in = in;
+    fr.block = pl->ctx->cfg.chunk;
     fr.is.fmt = pl->ctx->cfg.format;
-    pthread_mutex_init(&fr.read_lock, NULL);
+    pthread_mutex_init(&fr.claim_lock, NULL);
     pthread_mutex_init(&fr.turn_lock, NULL);
     pthread_cond_init(&fr.turn_moved, NULL);
+    fr.nparked = (size_t)pl->nworkers * FILE_HOLDS + 1;
+    fr.parked = calloc(fr.nparked, sizeof *fr.parked);
+    if (fr.parked == NULL)
+        fatal("out of memory", NULL);
     drain(pl); /* the previous inputs' output first */
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
+    in->offset = in->start; /* the blocks read the head again */
     pl->run.read_to = in->offset;
     pl->run.reading_file = 1;
     size_t extra = (size_t)pl->nworkers - 1;
@@ -524,9 +796,13 @@ static void process_file(struct pipeline *pl, struct log_input *in)
         pthread_join(threads[i], NULL);
     free(threads);
     pl->run.reading_file = 0;
-    pthread_mutex_destroy(&fr.read_lock);
+    /* Where reading in order would have left the file offset: a regular
+     * file as stdin may be read on after us. */
+    lseek(in->fd, (off_t)in->offset, SEEK_SET);
+    pthread_mutex_destroy(&fr.claim_lock);
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
+    free(fr.parked);
 }
 
 static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)
