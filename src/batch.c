@@ -8,17 +8,19 @@
  *
  * Lenient decoding (no flag but PCT_PLUS) is also a local operation: each
  * escape becomes one byte wherever it is. Such a batch is decoded as one
- * buffer per chunk of strings (16 KiB), and the output offsets come from a
- * bit mask of the chunk's '%' bytes read from the cache right after (by
- * the implementation's find_all, the kernels' own classifier): string i
- * ends, in the output, 2 bytes before its input end per '%' before that,
- * one popcount per string. That holds when every '%' starts an escape (the
- * decoder's byte count says whether it did) and none is in the last two
- * bytes of a string (where the decoder could complete it with the next
- * string's bytes): nearly always. Otherwise the chunk is counted again with
- * the escape starts themselves (find_all's '%' and hex-digit masks combined
- * here), and, if an escape does run into the next string, decoded again in
- * pieces that end there. */
+ * buffer per chunk of strings (at most PCT_BATCH_CHUNK, 16 KiB), and the
+ * output offsets come from the chunk's '%' bytes, read from the cache right
+ * after by the implementation's batch_offsets (impl.h; a dispatched kernel
+ * operation, so that its masks, popcounts and offsets loop use the ISA's
+ * instructions, which this file, built for the baseline, may not): string i
+ * ends, in the output, 2 bytes before its input end per '%' before that.
+ * That holds when every '%' starts an escape (the decoder's byte count says
+ * whether it did) and none is in the last two bytes of a string (where the
+ * decoder could complete it with the next string's bytes; batch_offsets
+ * says whether one is): nearly always. Otherwise the chunk is counted again
+ * here from the escape starts themselves (the '%' and hex-digit masks of
+ * the implementation's find_all, combined), and, if an escape does run into
+ * the next string, decoded again in pieces that end there. */
 #include <stdint.h>
 
 #include "impl.h"
@@ -120,12 +122,12 @@ static const pct_set hex_set = {
     {[0x30 >> 3] = 0xFF, [0x38 >> 3] = 0x03, [0x40 >> 3] = 0x7E, [0x60 >> 3] = 0x7E}};
 
 enum {
-    CHUNK_BYTES = 16384,               /* a chunk of several strings is at most this long */
+    CHUNK_BYTES = PCT_BATCH_CHUNK,     /* a chunk of several strings is at most this long */
     CHUNK_WORDS = CHUNK_BYTES / 64 + 1 /* its words, and the one its end may fall in */
 };
 
-/* The '%' bytes of a chunk, or (exact) its escape starts (a '%' followed by
- * two hex digits). bits[w] bit k: byte 64w + k is one; before[w]: how many
+/* The escape starts of a chunk (a '%' followed by two hex digits), for the
+ * exact recount. bits[w] bit k: byte 64w + k is one; before[w]: how many
  * are before byte 64w; ends[w] bit k: byte 64w + k - 1 or 64w + k - 2 is one,
  * that is, one would run past a string ending at 64w + k. Past the chunk,
  * bits are 0. */
@@ -145,9 +147,9 @@ BATCH_INLINE void map_word(escape_map *map, size_t w, uint64_t b, uint64_t prev,
     *count += (uint32_t)popcount64(b);
 }
 
-/* The map of a chunk's '%' bytes (exact == 0) or escape starts, classified
- * by the implementation's find_all (which writes no bit past len). */
-static void chunk_words(pct_find_all_fn *find_all, int exact, const uint8_t *chunk, size_t len,
+/* The map of a chunk's escape starts, classified by the implementation's
+ * find_all (which writes no bit past len). */
+static void chunk_words(pct_find_all_fn *find_all, const uint8_t *chunk, size_t len,
                         escape_map *map)
 {
     uint64_t hex[CHUNK_WORDS];
@@ -155,14 +157,12 @@ static void chunk_words(pct_find_all_fn *find_all, int exact, const uint8_t *chu
     uint32_t count = 0;
     uint64_t prev = 0;
     find_all(chunk, len, &percent_set, map->bits);
-    if (exact) {
-        /* an escape start: a '%' and hex digits in the next two bytes,
-         * which may be in the next word (none after the chunk) */
-        find_all(chunk, len, &hex_set, hex);
-        hex[words] = 0;
-        for (size_t w = 0; w < words; w++)
-            map->bits[w] &= (hex[w] >> 1 | hex[w + 1] << 63) & (hex[w] >> 2 | hex[w + 1] << 62);
-    }
+    /* an escape start: a '%' and hex digits in the next two bytes, which
+     * may be in the next word (none after the chunk) */
+    find_all(chunk, len, &hex_set, hex);
+    hex[words] = 0;
+    for (size_t w = 0; w < words; w++)
+        map->bits[w] &= (hex[w] >> 1 | hex[w + 1] << 63) & (hex[w] >> 2 | hex[w + 1] << 62);
     for (size_t w = 0; w < words; w++) {
         const uint64_t b = map->bits[w];
         map_word(map, w, b, prev, &count);
@@ -214,11 +214,11 @@ static int chunk_offsets(int wide, const escape_map *map, const void *offsets, s
 
 /* The map of strings [first, last) (the chunk of len bytes) and their
  * results and output offsets; returns chunk_offsets_body's answer. */
-static int chunk_results(pct_find_all_fn *find_all, int exact, int wide, const uint8_t *chunk,
-                         size_t len, const void *offsets, size_t first, size_t last,
-                         void *out_offsets, pct_result *results, size_t *pos, escape_map *map)
+static int chunk_results(pct_find_all_fn *find_all, int wide, const uint8_t *chunk, size_t len,
+                         const void *offsets, size_t first, size_t last, void *out_offsets,
+                         pct_result *results, size_t *pos, escape_map *map)
 {
-    chunk_words(find_all, exact, chunk, len, map);
+    chunk_words(find_all, chunk, len, map);
     return chunk_offsets(wide, map, offsets, first, last, out_offsets, results, pos);
 }
 
@@ -257,11 +257,77 @@ static int chunk_decode_split(const pct_impl *impl, int wide, const uint8_t *chu
     return 0;
 }
 
+/* String i ends within CHUNK_BYTES of start. */
+BATCH_INLINE int chunk_fits(const void *offsets, int wide, size_t i, int64_t start)
+{
+    return (uint64_t)(offset_at(offsets, wide, i) - start) <= CHUNK_BYTES;
+}
+
+/* The most strings from first on (first + 1 at least) that fit in
+ * CHUNK_BYTES, returned as the index past them. Offsets do not decrease, so
+ * a search: first at first + guess (the previous chunk's count, nearly
+ * always close), then in steps that double, then halve. That reads offsets
+ * near the chunk's end, which the chunk's offsets pass reads next; a binary
+ * search over the whole array read offsets far apart, each a cache miss
+ * (3-4% of the batch's time, measured). */
+BATCH_INLINE size_t chunk_last_body(int wide, const void *offsets, size_t first, size_t n,
+                                    size_t guess)
+{
+    const int64_t start = offset_at(offsets, wide, first);
+    size_t last = first + 1, above = n + 1; /* last fits, above does not (or is past n) */
+    const size_t probe = guess < n - first ? first + guess : n;
+    if (probe > last && chunk_fits(offsets, wide, probe, start)) {
+        last = probe;
+        for (size_t step = 1; step <= n - last; step *= 2) {
+            if (!chunk_fits(offsets, wide, last + step, start)) {
+                above = last + step;
+                break;
+            }
+            last += step;
+        }
+    } else if (probe > last) {
+        above = probe;
+        for (size_t step = 1; above - last > step; step *= 2) {
+            if (chunk_fits(offsets, wide, above - step, start)) {
+                last = above - step;
+                break;
+            }
+            above -= step;
+        }
+    }
+    while (above - last > 1) {
+        const size_t mid = last + (above - last) / 2;
+        if (chunk_fits(offsets, wide, mid, start))
+            last = mid;
+        else
+            above = mid;
+    }
+    return last;
+}
+
+static size_t chunk_last(const void *offsets, int wide, size_t first, size_t n, size_t guess)
+{
+    return wide ? chunk_last_body(1, offsets, first, n, guess)
+                : chunk_last_body(0, offsets, first, n, guess);
+}
+
+/* &offsets[i], of either width. */
+BATCH_INLINE const void *offsets_from(const void *offsets, int wide, size_t i)
+{
+    return wide ? (const void *)((const int64_t *)offsets + i)
+                : (const void *)((const int32_t *)offsets + i);
+}
+
+BATCH_INLINE void *out_offsets_from(void *out_offsets, int wide, size_t i)
+{
+    return wide ? (void *)((int64_t *)out_offsets + i) : (void *)((int32_t *)out_offsets + i);
+}
+
 /* The lenient decode of a whole batch whose output room is there, chunk by
  * chunk of about CHUNK_BYTES (so that the counting reads what the decoder
- * just read, from the cache): one kernel call per chunk, unless an escape
- * crosses a string end in it, and the outputs' sizes counted from the
- * escape starts. */
+ * just read, from the cache): one decode call and one batch_offsets call
+ * per chunk, unless a '%' starts no escape or may cross a string end in
+ * it. */
 BATCH_INLINE pct_result batch_decode_chunks(int wide, const pct_impl *impl, const char *data,
                                             const void *offsets, size_t n, char *out,
                                             void *out_offsets, pct_result *results, unsigned flags)
@@ -269,7 +335,7 @@ BATCH_INLINE pct_result batch_decode_chunks(int wide, const pct_impl *impl, cons
     static const pct_result mismatch = {PCT_INVALID_ARGUMENT, 0};
     pct_find_all_fn *const find_all = impl->find_all ? impl->find_all : pct_scalar_find_all;
     escape_map map;
-    size_t pos = 0, first = 0;
+    size_t pos = 0, first = 0, guess = 1;
     set_offset(out_offsets, wide, 0, 0);
     while (first < n) {
         const size_t start = (size_t)offset_at(offsets, wide, first);
@@ -284,27 +350,21 @@ BATCH_INLINE pct_result batch_decode_chunks(int wide, const pct_impl *impl, cons
             first++;
             continue;
         }
-        /* the most strings from first on within CHUNK_BYTES (offsets do
-         * not decrease: a binary search) */
-        size_t last = first + 1, above = n + 1;
-        while (above - last > 1) {
-            const size_t mid = last + (above - last) / 2;
-            if ((size_t)offset_at(offsets, wide, mid) - start <= CHUNK_BYTES)
-                last = mid;
-            else
-                above = mid;
-        }
+        const size_t last = chunk_last(offsets, wide, first, n, guess);
+        guess = last - first;
         const size_t len = (size_t)offset_at(offsets, wide, last) - start;
         const size_t before = pos;
         /* the chunk as one buffer first (then the counting reads it from
          * the cache), taking every '%' for an escape: nearly always so */
         const pct_result r = impl->decode(chunk, len, dst, NULL, flags, NULL);
-        int crossing = chunk_results(find_all, 0, wide, chunk, len, offsets, first, last,
-                                     out_offsets, results, &pos, &map);
+        int crossing = impl->batch_offsets(
+            chunk, offsets_from(offsets, wide, first), wide, last - first, before,
+            out_offsets_from(out_offsets, wide, first), results + first);
+        pos = crossing ? before : (size_t)offset_at(out_offsets, wide, last);
         if (crossing || r.count != pos - before) { /* the escapes exactly */
             pos = before;
-            crossing = chunk_results(find_all, 1, wide, chunk, len, offsets, first, last,
-                                     out_offsets, results, &pos, &map);
+            crossing = chunk_results(find_all, wide, chunk, len, offsets, first, last, out_offsets,
+                                     results, &pos, &map);
         }
         if (crossing) { /* an escape runs into the next string: again, in pieces */
             pos = before;

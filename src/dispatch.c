@@ -25,6 +25,7 @@ static const pct_impl scalar_impl = {
     .validate = pct_scalar_validate,
     .validate_utf8 = pct_scalar_validate_utf8,
     .find_all = pct_scalar_find_all,
+    .batch_offsets = pct_scalar_batch_offsets,
 };
 
 /* PCT_IMPLEMENTATIONS lists the SIMD implementations built, best first

@@ -46,6 +46,23 @@ typedef size_t pct_find_fn(const uint8_t *src, size_t len, const pct_set *set);
  * word's bits past len are 0. */
 typedef void pct_find_all_fn(const uint8_t *src, size_t len, const pct_set *set, uint64_t *bits);
 
+/* The most bytes of strings one pct_batch_offsets call takes: a chunk of
+ * a lenient batch decode (batch.c), small enough that its bytes are still in
+ * the cache after the decoder's pass over them. */
+#define PCT_BATCH_CHUNK 16384
+
+/* pct_batch_offsets: the output sizes of the lenient decode of n >= 1
+ * strings laid end to end at src, taking each '%' for an escape within its
+ * string (2 bytes fewer each). offsets[0..n] (int32_t, or int64_t if wide)
+ * are their bounds in the batch, offsets[0] at src, offsets[n] - offsets[0]
+ * <= PCT_BATCH_CHUNK. Writes results[i] = {PCT_OK, size of string i} and
+ * out_offsets[i + 1] = out0 + the sizes of strings 0..i (same width;
+ * out_offsets[0] is left alone), and returns 0; or returns 1, with those
+ * left meaningless, if a '%' is in the last two bytes of a string (where
+ * the decoder could complete an escape with the next string's bytes). */
+typedef int pct_batch_offsets_fn(const uint8_t *src, const void *offsets, int wide, size_t n,
+                                 size_t out0, void *out_offsets, pct_result *results);
+
 /* Exact output length of encode (flags: PCT_PLUS, PCT_KEEP_ESCAPES matter). */
 typedef size_t pct_encode_length_fn(const uint8_t *src, size_t len, const pct_set *set,
                                     unsigned flags);
@@ -82,6 +99,9 @@ typedef struct pct_impl {
      * routine (api.c routes it). */
     pct_validate_utf8_fn *validate_utf8;
     pct_find_all_fn *find_all;
+    /* Never NULL: pct_scalar_batch_offsets where the implementation has
+     * none of its own. */
+    pct_batch_offsets_fn *batch_offsets;
 } pct_impl;
 
 /* Declares the operations of an implementation, named pct_<isa>_<operation>
@@ -95,9 +115,9 @@ typedef struct pct_impl {
 
 /* Defines `symbol`, the descriptor of the implementation `display_name`
  * whose operations are pct_<isa>_<operation> (each ISA's impl.c);
- * validate_utf8 and find_all may be NULL. */
+ * validate_utf8 and find_all may be NULL, batch_offsets may not. */
 #define PCT_IMPL_DESCRIPTOR(symbol, isa, display_name, required_features, validate_utf8_fn,        \
-                            find_all_fn)                                                           \
+                            find_all_fn, batch_offsets_fn)                                         \
     const pct_impl symbol = {                                                                      \
         .name = display_name,                                                                      \
         .required = required_features,                                                             \
@@ -108,11 +128,13 @@ typedef struct pct_impl {
         .validate = pct_##isa##_validate,                                                          \
         .validate_utf8 = validate_utf8_fn,                                                         \
         .find_all = find_all_fn,                                                                   \
+        .batch_offsets = batch_offsets_fn,                                                         \
     }
 
 /* The scalar reference: simple, complete, the oracle of every other one. */
 pct_find_fn pct_scalar_find;
 pct_find_all_fn pct_scalar_find_all;
+pct_batch_offsets_fn pct_scalar_batch_offsets;
 pct_encode_length_fn pct_scalar_encode_length;
 pct_encode_fn pct_scalar_encode;
 pct_decode_fn pct_scalar_decode;

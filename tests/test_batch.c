@@ -8,7 +8,8 @@
  * and nothing written past its end). Then long batches for the lenient
  * decoder's chunks of many strings (16 KiB each): escapes that run from one
  * string into the next (at chunk ends too), '%' that starts no escape,
- * strings longer than a chunk, runs of empty and 1-byte strings. Then the
+ * strings longer than a chunk, runs of empty and 1-byte strings, lengths
+ * that change along the batch (chunks of many strings, then few). Then the
  * argument checks. POSIX (mmap). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS in glibc */
 
@@ -220,20 +221,23 @@ static int64_t long_off64[LONG_N + 1], long_out64[LONG_N + 1];
 static int32_t long_off32[LONG_N + 1], long_out32[LONG_N + 1];
 static pct_result long_res[LONG_N];
 
-/* One string of a long batch at t (room for len bytes), of the given kind;
- * its last bytes may be a '%' or "%4" that the next string's first bytes
- * would complete. */
-static size_t long_string(unsigned char *t, int kind)
+/* One string of a long batch at t (room for len bytes), of the given kind,
+ * the i-th; its last bytes may be a '%' or "%4" that the next string's
+ * first bytes would complete. */
+static size_t long_string(unsigned char *t, int kind, size_t i)
 {
     static const char *const pieces[] = {"%20", "%2F", "%C3%A9", "%e2%82%ac", "%zz", "%%41"};
+    static const size_t phase_max[] = {3, 300, 40, 2000, 100};
     size_t len = rng_below(101);
+    if (kind == 4) /* lengths that change every 300 strings: chunks of many, then few */
+        len = rng_below(phase_max[i / 300 % 5] + 1);
     if (kind == 2 && rng_chance(2))
         len = 16384 - 70 + rng_below(LONG_BIG - 16384); /* about a chunk, or longer */
     if (kind == 3)
         len = rng_below(3);
     size_t pos = 0;
     while (pos < len) {
-        const char *p = pieces[rng_below(kind == 1 ? 4 : 6)];
+        const char *p = pieces[rng_below(kind == 1 || kind == 4 ? 4 : 6)];
         size_t k = strlen(p);
         if (rng_chance(8) && pos + k <= len) {
             memcpy(t + pos, p, k);
@@ -243,7 +247,7 @@ static size_t long_string(unsigned char *t, int kind)
                 (unsigned char)(kind == 3 ? "%4a+"[rng_below(4)] : "ab1F+/=.%"[rng_below(9)]);
         }
     }
-    if (kind != 1 && len >= 2 && rng_chance(10)) /* an escape begun at the end */
+    if (kind != 1 && kind != 4 && len >= 2 && rng_chance(10)) /* an escape begun at the end */
         memcpy(t + len - 2, rng_chance(50) ? "%4" : "x%", 2);
     return len;
 }
@@ -253,15 +257,15 @@ static void long_batches(void)
     guarded gd = guarded_alloc(LONG_DATA + 8), go = guarded_alloc(LONG_DATA + 8);
     unsigned char *t = xmalloc(LONG_DATA + 8);
     char *want = xmalloc(LONG_BIG + 8);
-    unsigned long iters = test_iters(8);
+    unsigned long iters = test_iters(10);
     for (unsigned long it = 0; it < iters; it++) {
         /* kinds: 0 mixed, 1 no '%' at a string's end, 2 with long strings,
-         * 3 strings of 0-2 bytes of "%4a+" */
-        const int kind = (int)(it % 4);
+         * 3 strings of 0-2 bytes of "%4a+", 4 lengths that change */
+        const int kind = (int)(it % 5);
         size_t base = rng_below(5), pos = base, n = 0;
         long_off64[0] = (int64_t)base;
         while (n < LONG_N && pos + LONG_BIG + 8 < LONG_DATA) {
-            pos += long_string(t + pos, kind);
+            pos += long_string(t + pos, kind, n);
             long_off64[++n] = (int64_t)pos;
         }
         for (size_t i = 0; i <= n; i++)

@@ -1,8 +1,10 @@
 /* test_impls.c - every implementation this CPU runs against the scalar
  * reference, through the internal table (impl.h): find, find_all, encode_length,
  * encode, decode (including the normalize mode and the partial, streaming
- * form with consumed != NULL) and validate must agree byte for byte, status
- * for status, offset for offset. Inputs and outputs sit flush against
+ * form with consumed != NULL), validate and batch_offsets (every chunk
+ * length to 300 and near PCT_BATCH_CHUNK, both offset widths; the reference
+ * also against a plain count) must agree byte for byte, status for status,
+ * offset for offset. Inputs and outputs sit flush against
  * PROT_NONE guard pages (after, then before), so a SIMD over- or under-read
  * faults even in an optimized build without sanitizers. POSIX (mmap). */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS in glibc */
@@ -169,6 +171,187 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* batch_offsets                                                             */
+/* ------------------------------------------------------------------------ */
+
+enum {
+    BATCH_MAXN = PCT_BATCH_CHUNK + 1 /* strings in a chunk, at most (all empty but one) */
+};
+static guarded gbin, gboff, gbout, gbres;
+static int64_t bends[BATCH_MAXN + 1];
+static int64_t bref_out[BATCH_MAXN + 1];
+static pct_result bref_res[BATCH_MAXN];
+
+/* What pct_batch_offsets answers for text cut at bends[0..n] (bends[0] ==
+ * 0): 1 if a '%' is in the last two bytes of a string, else 0 and each
+ * string's size (its length less 2 per '%') in bref_res, the running sums
+ * from out0 in bref_out[1..n]. */
+static int batch_oracle(const uint8_t *text, size_t n, size_t out0)
+{
+    int crossing = 0;
+    size_t out = out0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t start = (size_t)bends[i], end = (size_t)bends[i + 1];
+        size_t percents = 0;
+        for (size_t k = start; k < end; k++) {
+            percents += text[k] == '%';
+            if (text[k] == '%' && k + 2 >= end)
+                crossing = 1;
+        }
+        bref_res[i].status = PCT_OK;
+        bref_res[i].count = end - start - 2 * percents;
+        out += bref_res[i].count;
+        bref_out[i + 1] = (int64_t)out;
+    }
+    return crossing;
+}
+
+/* im->batch_offsets on text cut at bends[0..n], both offset widths, the
+ * offsets starting at base, against the scalar reference's (itself checked
+ * against batch_oracle): the same answer and, when 0, every size and output
+ * offset. The text, the offsets and the outputs sit flush against guard
+ * pages, at their end or at their start (out_offsets[0], which must not be
+ * touched, then in the guard page). */
+static void compare_batch_offsets(const pct_impl *im, const uint8_t *text, size_t n, int64_t base,
+                                  const char *what)
+{
+    static int64_t ref_offs[BATCH_MAXN + 1], ref_outs[BATCH_MAXN + 1];
+    static int32_t ref_offs32[BATCH_MAXN + 1], ref_outs32[BATCH_MAXN + 1];
+    static pct_result ref_res[BATCH_MAXN];
+    const size_t len = (size_t)bends[n], out0 = (size_t)rng_below(1000);
+    const int want = batch_oracle(text, n, out0);
+    for (int wide = 0; wide < 2; wide++) {
+        const size_t width = wide ? sizeof(int64_t) : sizeof(int32_t);
+        const int at_end = (int)rng_below(2);
+        const int64_t b = wide ? base : (int64_t)(base & 0x3FFFFFFF);
+        check_input(text, len, "batch_offsets %s, %zu strings, wide %d", what, n, wide);
+        /* the reference, on plain arrays */
+        for (size_t i = 0; i <= n; i++) {
+            ref_offs[i] = b + bends[i];
+            ref_offs32[i] = (int32_t)(b + bends[i]);
+        }
+        const int ref =
+            pct_scalar_batch_offsets(text, wide ? (void *)ref_offs : (void *)ref_offs32, wide, n,
+                                     out0, wide ? (void *)ref_outs : (void *)ref_outs32, ref_res);
+        if (!CHECK_EQ(ref, want))
+            continue;
+        for (size_t i = 0; !ref && i < n; i++) {
+            const int64_t o = wide ? ref_outs[i + 1] : ref_outs32[i + 1];
+            if (!CHECK_RESULT(ref_res[i], PCT_OK, bref_res[i].count) ||
+                !CHECK_EQ(o, bref_out[i + 1]))
+                break;
+        }
+        /* the implementation, against the guard pages */
+        uint8_t *in = guarded_place(&gbin, len, at_end);
+        uint8_t *offs = guarded_place(&gboff, (n + 1) * width, !at_end);
+        uint8_t *outs = at_end ? guarded_place(&gbout, (n + 1) * width, 1) : gbout.data - width;
+        pct_result *res =
+            (pct_result *)(void *)guarded_place(&gbres, n * sizeof(pct_result), at_end);
+        mem_cpy(in, text, len);
+        mem_cpy(offs, wide ? (void *)ref_offs : (void *)ref_offs32, (n + 1) * width);
+        if (at_end)
+            memset(outs, 0xA5, width);
+        const int got = im->batch_offsets(in, offs, wide, n, out0, outs, res);
+        if (!CHECK_EQ(got, ref) || got)
+            continue;
+        if (at_end)
+            CHECK(outs[0] == 0xA5 && outs[width - 1] == 0xA5);
+        for (size_t i = 0; i < n; i++) {
+            const int64_t o =
+                wide ? ((int64_t *)(void *)outs)[i + 1] : (int64_t)((int32_t *)(void *)outs)[i + 1];
+            const int64_t r = wide ? ref_outs[i + 1] : ref_outs32[i + 1];
+            if (!CHECK_RESULT(res[i], ref_res[i].status, ref_res[i].count) || !CHECK_EQ(o, r)) {
+                printf("    string %zu of %zu (input end %lld)\n", i, n, (long long)bends[i + 1]);
+                break;
+            }
+        }
+    }
+}
+
+/* A random byte for a batch: '%' with the given percent chance. */
+static uint8_t batch_byte(unsigned percent)
+{
+    return rng_chance(percent) ? '%' : (uint8_t) "ab1F+/=.\x80\xff"[rng_below(10)];
+}
+
+/* Cuts text[0..len) into strings of up to max_len bytes (0 too) in bends;
+ * returns their count. With clean, no '%' is left in the last two
+ * bytes of a string. */
+static size_t batch_cut(uint8_t *text, size_t len, size_t max_len, int clean)
+{
+    size_t n = 0;
+    bends[0] = 0;
+    while ((size_t)bends[n] < len) {
+        size_t l = rng_below(max_len + 1);
+        if ((size_t)bends[n] + l > len || n + 1 == BATCH_MAXN)
+            l = len - (size_t)bends[n];
+        bends[n + 1] = bends[n] + (int64_t)l;
+        n++;
+    }
+    if (n == 0) { /* one empty string */
+        bends[1] = 0;
+        n = 1;
+    }
+    for (size_t i = 0; clean && i < n; i++)
+        for (int64_t k = bends[i + 1] - 2; k < bends[i + 1]; k++)
+            if (k >= bends[i] && text[k] == '%')
+                text[k] = 'x';
+    return n;
+}
+
+static void run_batch_offsets(const pct_impl *im)
+{
+    static uint8_t text[PCT_BATCH_CHUNK];
+    static const size_t max_lens[] = {1, 3, 40, 130, 250, 1100, 5000};
+    static const unsigned densities[] = {0, 3, 30, 100};
+    /* every length up to 300 and those near a chunk's: strings of every
+     * kind, most without a '%' at their end (then the sizes are compared),
+     * some with */
+    for (size_t len = 0; len <= PCT_BATCH_CHUNK; len += len < 300                     ? 1
+                                                        : len < PCT_BATCH_CHUNK - 200 ? 997
+                                                                                      : 1) {
+        if (test_quick() && len % 5 != 0 && len != PCT_BATCH_CHUNK)
+            continue;
+        const unsigned density = densities[rng_below(sizeof densities / sizeof densities[0])];
+        for (size_t k = 0; k < len; k++)
+            text[k] = batch_byte(density);
+        const size_t max_len = max_lens[rng_below(sizeof max_lens / sizeof max_lens[0])];
+        const int clean = !rng_chance(20);
+        const size_t n = batch_cut(text, len, max_len, clean);
+        compare_batch_offsets(im, text, n,
+                              (int64_t)rng_below(3) << 32 | (int64_t)rng_below(1 << 20),
+                              clean ? "random" : "random, '%' at ends");
+    }
+    /* a string ending at every offset of a few 64-byte blocks (among the
+     * first strings and later ones), and at a chunk's end and just before
+     * it for every length of its last block, with a '%' 1, 2 (in its last
+     * two bytes) or 3 bytes before its end, no other '%' in the last two
+     * bytes of a string */
+    for (size_t e = 3; e < 64 * 5; e++) {
+        for (size_t at = 1; at <= 3; at++) {
+            for (int near_end = 0; near_end < 2; near_end++) {
+                const size_t len = near_end ? PCT_BATCH_CHUNK - e % 64 : 64 * 5;
+                const size_t end = near_end ? len - e / 64 : e;
+                for (size_t k = 0; k < len; k++)
+                    text[k] = batch_byte(5);
+                size_t n = batch_cut(text, len, 70, 1), i = 0;
+                while ((size_t)bends[i + 1] < end)
+                    i++;
+                if ((size_t)bends[i + 1] != end) { /* a cut at end */
+                    memmove(bends + i + 2, bends + i + 1, (n - i) * sizeof bends[0]);
+                    bends[i + 1] = (int64_t)end;
+                    n++;
+                }
+                for (size_t k = end - 3; k < end; k++)
+                    text[k] = 'x';
+                text[end - at] = '%';
+                compare_batch_offsets(im, text, n, 0, "a '%' near a string's end");
+            }
+        }
+    }
+}
+
 static void run_impl(const pct_impl *im)
 {
     static uint8_t buf[MAXLEN + 64];
@@ -202,6 +385,10 @@ int main(void)
     gin = guarded_alloc(MAXLEN);
     gout = guarded_alloc(3 * MAXLEN);
     gref = guarded_alloc(3 * MAXLEN);
+    gbin = guarded_alloc(PCT_BATCH_CHUNK);
+    gboff = guarded_alloc((BATCH_MAXN + 1) * sizeof(int64_t));
+    gbout = guarded_alloc((BATCH_MAXN + 1) * sizeof(int64_t));
+    gbres = guarded_alloc(BATCH_MAXN * sizeof(pct_result));
     pct_set_clear(&keep_ascii);
     pct_set_add_chars(&keep_ascii, ";/?:@&=+$,#%");
 
@@ -234,6 +421,7 @@ int main(void)
             printf("  implementation %s vs scalar\n", impls[i]->name);
             fflush(stdout);
             run_impl(impls[i]);
+            run_batch_offsets(impls[i]);
             runnable++;
         }
     }
@@ -241,5 +429,9 @@ int main(void)
     guarded_free(&gin);
     guarded_free(&gout);
     guarded_free(&gref);
+    guarded_free(&gbin);
+    guarded_free(&gboff);
+    guarded_free(&gbout);
+    guarded_free(&gbres);
     return check_done();
 }

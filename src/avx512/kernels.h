@@ -7,5 +7,6 @@
 PCT_DECLARE_KERNELS(avx512);
 pct_validate_utf8_fn pct_avx512_validate_utf8;
 pct_find_all_fn pct_avx512_find_all;
+pct_batch_offsets_fn pct_avx512_batch_offsets;
 
 #endif /* PCT_AVX512_KERNELS_H */

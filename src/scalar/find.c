@@ -1,5 +1,6 @@
 /* scalar/find.c - the reference classifier: the first byte of src in set,
- * and where every byte of set is. */
+ * where every byte of set is, and the batch decode's output sizes from the
+ * '%' of each string. */
 #include "impl.h"
 #include "scalar/hex.h"
 
@@ -21,4 +22,31 @@ void pct_scalar_find_all(const uint8_t *src, size_t len, const pct_set *set, uin
             m |= (uint64_t)pct_in_set(set, src[i + k]) << k;
         bits[i / 64] = m;
     }
+}
+
+int pct_scalar_batch_offsets(const uint8_t *src, const void *offsets, int wide, size_t n,
+                             size_t out0, void *out_offsets, pct_result *results)
+{
+    const int32_t *o32 = (const int32_t *)offsets;
+    const int64_t *o64 = (const int64_t *)offsets;
+    const int64_t base = wide ? o64[0] : o32[0];
+    size_t start = 0, out = out0;
+    int crossing = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t end = (size_t)((wide ? o64[i + 1] : o32[i + 1]) - base);
+        size_t percents = 0;
+        for (size_t k = start; k < end; k++) /* vectorized by the compiler */
+            percents += src[k] == '%';
+        crossing |=
+            (end - start >= 1 && src[end - 1] == '%') | (end - start >= 2 && src[end - 2] == '%');
+        results[i].status = PCT_OK;
+        results[i].count = end - start - 2 * percents;
+        out += results[i].count;
+        if (wide)
+            ((int64_t *)out_offsets)[i + 1] = (int64_t)out;
+        else
+            ((int32_t *)out_offsets)[i + 1] = (int32_t)out;
+        start = end;
+    }
+    return crossing;
 }

@@ -1,5 +1,6 @@
-/* x86/find_body.h - pct_find, pct_find_all and pct_encode_length of the x86
- * implementations without AVX-512, over the ISA's vec.h (included first):
+/* x86/find_body.h - pct_find, pct_find_all, pct_encode_length and
+ * pct_batch_offsets (kernel/batch_body.h) of the x86 implementations
+ * without AVX-512, over the ISA's vec.h (included first):
  * kernel/find_body.h's loops, one classification per 64-byte block. The
  * last bytes are read as the 64 ending at the input's end (those seen
  * already masked off), or from a zero-padded copy when the input is
@@ -87,6 +88,18 @@ PCT_VEC_INLINE void x86_find_all_body(const uint8_t *src, size_t len, const pct_
         bits[i / 64] = x86_tail_in_set(src, len, i, &in_set, &tables);
 }
 
+/* The '%' of the 64 bytes at s (kernel/batch_body.h). */
+PCT_VEC_INLINE uint64_t batch_percent_block(const uint8_t *s)
+{
+    const pct_vec percent = vec_set1('%');
+    uint64_t m = 0;
+    for (int k = 0; k < PCT_VECS; k++)
+        m |= vec_block_bits(vec_mask(vec_eq8(vec_load(s + k * PCT_VEC_W), percent)), k);
+    return m;
+}
+
+#include "kernel/batch_body.h"
+
 /* Exact length of the encoding: every byte of the set takes 3 bytes, but a
  * space with PCT_PLUS (one '+') and, with PCT_KEEP_ESCAPES, a well-formed
  * escape (kept as it is, digits included). */
@@ -131,8 +144,9 @@ PCT_VEC_INLINE size_t x86_encode_length_body(const uint8_t *src, size_t len, con
     return len + 2 * escaped;
 }
 
-/* Defines pct_<isa>_find, pct_<isa>_find_all and pct_<isa>_encode_length.
- * Below 16 bytes the scalar loop is done before the tables would be loaded. */
+/* Defines pct_<isa>_find, pct_<isa>_find_all, pct_<isa>_encode_length and
+ * pct_<isa>_batch_offsets. Below 16 bytes the scalar loop is done before
+ * the tables would be loaded. */
 #define PCT_X86_DEFINE_FIND(isa)                                                                   \
     size_t pct_##isa##_find(const uint8_t *src, size_t len, const pct_set *set)                    \
     {                                                                                              \
@@ -156,4 +170,9 @@ PCT_VEC_INLINE size_t x86_encode_length_body(const uint8_t *src, size_t len, con
         if (flags & PCT_KEEP_ESCAPES)                                                              \
             return x86_encode_length_body(src, len, set, flags);                                   \
         return x86_encode_length_body(src, len, set, flags & PCT_PLUS);                            \
+    }                                                                                              \
+    int pct_##isa##_batch_offsets(const uint8_t *src, const void *offsets, int wide, size_t n,     \
+                                  size_t out0, void *out_offsets, pct_result *results)             \
+    {                                                                                              \
+        return batch_offsets_body(src, offsets, wide, n, out0, out_offsets, results);              \
     }
