@@ -169,16 +169,6 @@ PCT_BLOCK_INLINE int batch_strings(int wide, const batch_map *m, const void *off
     return crossed != 0;
 }
 
-PCT_BLOCK_INLINE int batch_offsets_body(const uint8_t *src, const void *offsets, int wide, size_t n,
-                                        size_t out0, void *out_offsets, pct_result *results)
-{
-    batch_map m;
-    const size_t len =
-        wide ? (size_t)(((const int64_t *)offsets)[n] - ((const int64_t *)offsets)[0])
-             : (size_t)(((const int32_t *)offsets)[n] - ((const int32_t *)offsets)[0]);
-    batch_map_build(&m, src, len);
-    return wide ? batch_strings(1, &m, offsets, n, out0, out_offsets, results)
-                : batch_strings(0, &m, offsets, n, out0, out_offsets, results);
-}
+#include "kernel/batch_entry.h"
 
 #endif /* PCT_AVX512_BATCH_H */

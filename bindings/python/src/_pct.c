@@ -521,7 +521,19 @@ static PyObject *quote_common(PyObject *const *a, int plus)
     return NULL;
 }
 
-static const char *const quote_names[] = {"string", "safe", "encoding", "errors"};
+/* quote (plus 0) and quote_plus (1): in C where quote_common takes the
+ * arguments, else urllib.parse itself. */
+static PyObject *quote_call(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int plus)
+{
+    static const char *const names[] = {"string", "safe", "encoding", "errors"};
+    PyObject *a[4];
+    if (parse_args(args, nargs, kwnames, names, 4, 1, a) == 0) {
+        PyObject *r = quote_common(a, plus);
+        if (r != NULL || PyErr_Occurred())
+            return r;
+    }
+    return urllib_call(plus ? "quote_plus" : "quote", args, nargs, kwnames);
+}
 
 PyDoc_STRVAR(quote_doc, "quote($module, /, string, safe='/', encoding=None, errors=None)\n--\n\n"
                         "urllib.parse.quote, in C.");
@@ -530,13 +542,7 @@ static PyObject *py_quote(PyObject *self, PyObject *const *args, Py_ssize_t narg
                           PyObject *kwnames)
 {
     (void)self;
-    PyObject *a[4];
-    if (parse_args(args, nargs, kwnames, quote_names, 4, 1, a) == 0) {
-        PyObject *r = quote_common(a, 0);
-        if (r != NULL || PyErr_Occurred())
-            return r;
-    }
-    return urllib_call("quote", args, nargs, kwnames);
+    return quote_call(args, nargs, kwnames, 0);
 }
 
 PyDoc_STRVAR(quote_plus_doc,
@@ -547,13 +553,7 @@ static PyObject *py_quote_plus(PyObject *self, PyObject *const *args, Py_ssize_t
                                PyObject *kwnames)
 {
     (void)self;
-    PyObject *a[4];
-    if (parse_args(args, nargs, kwnames, quote_names, 4, 1, a) == 0) {
-        PyObject *r = quote_common(a, 1);
-        if (r != NULL || PyErr_Occurred())
-            return r;
-    }
-    return urllib_call("quote_plus", args, nargs, kwnames);
+    return quote_call(args, nargs, kwnames, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -670,11 +670,47 @@ static int flags_arg(PyObject *o, unsigned *flags)
     return 0;
 }
 
-static PyObject *check_result(pct_result r)
+/* The end of a library operation called into a scratch buffer: its output
+ * as the input's type, or pct.Error; the buffer and the input released. */
+static PyObject *op_finish(input *in, scratch *s, const char *buf, pct_result r)
 {
-    if (r.status != PCT_OK)
-        return raise_error(r, -1);
-    return Py_None;
+    PyObject *out = r.status == PCT_OK ? output_make(in, buf, r.count) : raise_error(r, -1);
+    scratch_free(s);
+    input_release(in);
+    return out;
+}
+
+/* A scratch buffer of n bytes for an operation on in, or NULL (MemoryError
+ * set, the input released). */
+static char *op_buffer(input *in, scratch *s, size_t n)
+{
+    char *buf = scratch_get(s, n);
+    if (buf == NULL)
+        input_release(in);
+    return buf;
+}
+
+/* n times k, or SIZE_MAX if that overflows (a buffer that cannot be had). */
+static size_t times_or_max(size_t n, size_t k)
+{
+    return n > SIZE_MAX / k ? SIZE_MAX : n * k;
+}
+
+/* The arguments (data, set='component', flags=0) of encode and validate; -1
+ * with the exception set, else in is to be released. */
+static int data_set_flags_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                               const char *fname, input *in, pct_set *storage, const pct_set **set,
+                               unsigned *flags)
+{
+    static const char *const names[] = {"data", "set", "flags"};
+    PyObject *a[3];
+    if (parse_args(args, nargs, kwnames, names, 3, 1, a) < 0) {
+        arg_error(fname);
+        return -1;
+    }
+    if (set_arg(a[1], "component", storage, set) < 0 || flags_arg(a[2], flags) < 0)
+        return -1;
+    return input_get(a[0], in, fname);
 }
 
 PyDoc_STRVAR(encode_doc,
@@ -687,28 +723,17 @@ static PyObject *py_encode(PyObject *self, PyObject *const *args, Py_ssize_t nar
                            PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = {"data", "set", "flags"};
-    PyObject *a[3];
     pct_set storage;
     const pct_set *set;
     unsigned flags;
     input in;
-    if (parse_args(args, nargs, kwnames, names, 3, 1, a) < 0)
-        return arg_error("encode");
-    if (set_arg(a[1], "component", &storage, &set) < 0 || flags_arg(a[2], &flags) < 0 ||
-        input_get(a[0], &in, "encode") < 0)
+    if (data_set_flags_args(args, nargs, kwnames, "encode", &in, &storage, &set, &flags) < 0)
         return NULL;
-    PyObject *out = NULL;
     scratch s;
-    char *buf = scratch_get(&s, in.len > SIZE_MAX / 3 ? SIZE_MAX : 3 * in.len);
-    if (buf != NULL || in.len == 0) {
-        pct_result r = do_encode(in.p, in.len, buf, set, flags, in.immutable);
-        if (check_result(r))
-            out = output_make(&in, buf, r.count);
-    }
-    scratch_free(&s);
-    input_release(&in);
-    return out;
+    char *buf = op_buffer(&in, &s, times_or_max(in.len, 3));
+    if (buf == NULL)
+        return NULL;
+    return op_finish(&in, &s, buf, do_encode(in.p, in.len, buf, set, flags, in.immutable));
 }
 
 PyDoc_STRVAR(decode_doc,
@@ -734,19 +759,11 @@ static PyObject *py_decode(PyObject *self, PyObject *const *args, Py_ssize_t nar
         return NULL;
     if (in.is_str && !(flags & PCT_UTF8_REPLACE))
         flags |= PCT_UTF8;
-    size_t cap =
-        flags & PCT_UTF8_REPLACE ? (in.len > SIZE_MAX / 3 ? SIZE_MAX : 3 * in.len) : in.len;
-    PyObject *out = NULL;
     scratch s;
-    char *buf = scratch_get(&s, cap);
-    if (buf != NULL || cap == 0) {
-        pct_result r = do_decode(in.p, in.len, buf, keep, flags, in.immutable);
-        if (check_result(r))
-            out = output_make(&in, buf, r.count);
-    }
-    scratch_free(&s);
-    input_release(&in);
-    return out;
+    char *buf = op_buffer(&in, &s, flags & PCT_UTF8_REPLACE ? times_or_max(in.len, 3) : in.len);
+    if (buf == NULL)
+        return NULL;
+    return op_finish(&in, &s, buf, do_decode(in.p, in.len, buf, keep, flags, in.immutable));
 }
 
 PyDoc_STRVAR(normalize_doc, "normalize($module, /, data, flags=0)\n--\n\n"
@@ -765,17 +782,11 @@ static PyObject *py_normalize(PyObject *self, PyObject *const *args, Py_ssize_t 
         return arg_error("normalize");
     if (flags_arg(a[1], &flags) < 0 || input_get(a[0], &in, "normalize") < 0)
         return NULL;
-    PyObject *out = NULL;
     scratch s;
-    char *buf = scratch_get(&s, in.len);
-    if (buf != NULL || in.len == 0) {
-        pct_result r = pct_normalize(in.p, in.len, buf, flags);
-        if (check_result(r))
-            out = output_make(&in, buf, r.count);
-    }
-    scratch_free(&s);
-    input_release(&in);
-    return out;
+    char *buf = op_buffer(&in, &s, in.len);
+    if (buf == NULL)
+        return NULL;
+    return op_finish(&in, &s, buf, pct_normalize(in.p, in.len, buf, flags));
 }
 
 PyDoc_STRVAR(validate_doc,
@@ -787,16 +798,11 @@ static PyObject *py_validate(PyObject *self, PyObject *const *args, Py_ssize_t n
                              PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = {"data", "set", "flags"};
-    PyObject *a[3];
     pct_set storage;
     const pct_set *set;
     unsigned flags;
     input in;
-    if (parse_args(args, nargs, kwnames, names, 3, 1, a) < 0)
-        return arg_error("validate");
-    if (set_arg(a[1], "component", &storage, &set) < 0 || flags_arg(a[2], &flags) < 0 ||
-        input_get(a[0], &in, "validate") < 0)
+    if (data_set_flags_args(args, nargs, kwnames, "validate", &in, &storage, &set, &flags) < 0)
         return NULL;
     pct_result r = pct_validate(in.p, in.len, set, flags);
     input_release(&in);
@@ -836,17 +842,11 @@ static PyObject *py_normalize_path(PyObject *self, PyObject *const *args, Py_ssi
         return NULL;
     if (in.is_str)
         policy.options |= PCT_PATH_UTF8;
-    PyObject *out = NULL;
     scratch s;
-    char *buf = scratch_get(&s, in.len);
-    if (buf != NULL || in.len == 0) {
-        pct_result r = pct_normalize_path(in.p, in.len, buf, &policy);
-        if (check_result(r))
-            out = output_make(&in, buf, r.count);
-    }
-    scratch_free(&s);
-    input_release(&in);
-    return out;
+    char *buf = op_buffer(&in, &s, in.len);
+    if (buf == NULL)
+        return NULL;
+    return op_finish(&in, &s, buf, pct_normalize_path(in.p, in.len, buf, &policy));
 }
 
 PyDoc_STRVAR(iri_to_uri_doc, "iri_to_uri($module, /, data)\n--\n\n"
@@ -866,17 +866,11 @@ static PyObject *iri_convert(PyObject *const *args, Py_ssize_t nargs, PyObject *
         return arg_error(fname);
     if (input_get(a[0], &in, fname) < 0)
         return NULL;
-    PyObject *out = NULL;
     scratch s;
-    char *buf = scratch_get(&s, in.len > SIZE_MAX / factor ? SIZE_MAX : factor * in.len);
-    if (buf != NULL || in.len == 0) {
-        pct_result r = convert(in.p, in.len, buf);
-        if (check_result(r))
-            out = output_make(&in, buf, r.count);
-    }
-    scratch_free(&s);
-    input_release(&in);
-    return out;
+    char *buf = op_buffer(&in, &s, times_or_max(in.len, factor));
+    if (buf == NULL)
+        return NULL;
+    return op_finish(&in, &s, buf, convert(in.p, in.len, buf));
 }
 
 static PyObject *py_iri_to_uri(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
