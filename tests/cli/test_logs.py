@@ -437,6 +437,70 @@ def random_access_line(rng, combined):
     return line.replace(b"\\", b"/")
 
 
+def random_head_line(rng):
+    """A line shaped like a combined one whose first fields, status and size
+    are drawn from good and bad pieces: empty fields, tabs, long remotes and
+    users (the third space past byte 64), brackets, non-numbers, lines
+    shorter than 64 bytes."""
+    def pick(good, *bad):
+        return good if rng.random() < 0.85 else rng.choice(bad)
+    long_text = "".join(rng.choice("abc019.:-") for _ in range(rng.randrange(20, 70)))
+    remote = pick(rng.choice(["192.0.2.1", "2001:db8:85a3::8a2e:370:7334", "-", long_text,
+                              "a" * rng.randrange(1, 64)]), "", "a]b", "[x", "h\\tx")
+    ident = pick("-", "", "frank", long_text, "x]")
+    user = pick(rng.choice(["-", "frank", long_text]), "", "b\\tob", "[u")
+    time_ = pick(rng.choice(["[14/Mar/2026:06:00:00 +0000]", "[t]"]), "[]", "[x]", "14/Mar/2026:06:00:00 +0000]",
+                 "[no close", "[a]b]", "[" + long_text + "]", "[a b c]")
+    sep = lambda: pick(" ", "  ", "\\t", "")
+    status = pick(rng.choice(["200", "404", "-"]), "", "2x0", "0123", "2" * rng.randrange(1, 20), "20 0")
+    size = pick(rng.choice(["512", "0", "-"]), "", "5x2", "1" * rng.randrange(1, 20), "5 12")
+    agent = rng.choice(["ua", "", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"])
+    text = (remote + sep() + ident + sep() + user + sep() + time_ + ' "GET /x%41y HTTP/1.1"' + sep() +
+            status + sep() + size + ' "-" "' + agent + '"')
+    return text.encode("utf-8").decode("unicode_escape").encode("latin-1")
+
+
+HEAD_ORACLE = re.compile(rb'[^ ]+ [^ ]+ [^ ]+ \[[^\]]*\] "GET /x%41y HTTP/1\.1" [0-9-]+ [0-9-]+ "-" ".*"',
+                         re.S)
+
+
+def test_shapes():
+    """Combined lines are parsed by fast paths (the first fields and the
+    time from masks of the line's first 64 bytes, status and size from masks
+    of 16 bytes) and by searches field by field where those do not apply:
+    on random shapes of those fields, what is parsed must be exactly what
+    the format's grammar (an independent regular expression here) accepts,
+    in line output and in JSON."""
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("shapes: seed %d (PCT_TEST_SEED repeats it)" % seed)
+    rng = random.Random(seed)
+    lines = [random_head_line(rng) for _ in range(3000)]
+    data = b"\n".join(lines) + b"\n"
+    want = [bool(HEAD_ORACLE.fullmatch(x)) for x in lines]
+    check("shapes: both kinds drawn", 300 < sum(want) < len(lines) - 300,
+          "%d of %d lines parse" % (sum(want), len(lines)))
+    check("shapes: both lengths drawn", 300 < sum(len(x) < 64 for x in lines) < len(lines) - 300,
+          "%d lines under 64 bytes" % sum(len(x) < 64 for x in lines))
+    out = run_ok("shapes lines", ["--format", "combined", "--raw"], data).stdout.split(b"\n")
+    js = run_ok("shapes json", ["--format", "combined", "--json"], data).stdout.split(b"\n")
+    bad_lines = bad_json = 0
+    for i, (x, parsed) in enumerate(zip(lines, want)):
+        expect = x.replace(b"/x%41y", b"/xAy") if parsed else x
+        if out[i] != expect:
+            bad_lines += 1
+            if bad_lines <= 3:
+                check("shapes line", False, "line %s: want %s, got %s" % (short(x), short(expect), short(out[i])))
+        got_parsed = json.loads(js[i]).get("path") == "/xAy"
+        if got_parsed != parsed:
+            bad_json += 1
+            if bad_json <= 3:
+                check("shapes json", False, "line %s: parsed %s, want %s" % (short(x), got_parsed, parsed))
+    check("shapes: line output as the grammar says (%d lines)" % len(lines), bad_lines == 0,
+          "%d lines differ" % bad_lines)
+    check("shapes: JSON as the grammar says (%d lines)" % len(lines), bad_json == 0,
+          "%d lines differ" % bad_json)
+
+
 def test_json_writers_agree():
     """JSON of combined and common lines is written by a fast writer from
     the parser's spans, and by the record writer for lines with log escapes
@@ -629,7 +693,8 @@ def test_stats():
 
 
 GROUPS = {"lines": test_lines, "threads": test_threads, "blocks": test_blocks, "sample": test_sample,
-          "decoding": test_decoding, "json": test_json, "usage": test_usage, "stats": test_stats}
+          "decoding": test_decoding, "json": test_json, "usage": test_usage, "stats": test_stats,
+          "shapes": test_shapes}
 
 
 def set_pct(path):

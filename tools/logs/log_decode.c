@@ -39,6 +39,8 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_add_byte(&ctx->line_marks[0], 0x7f);
     if (!cfg->bytes)
         pct_set_add_byte(&ctx->line_marks[0], 0xc2);
+    pct_set_clear(&ctx->quote);
+    pct_set_add_byte(&ctx->quote, '"');
     pct_set_clear(&ctx->line_marks[1]);
     pct_set_add_range(&ctx->line_marks[1], 0x00, 0x1f);
     pct_set_add_range(&ctx->line_marks[1], 0x7f, 0xff);

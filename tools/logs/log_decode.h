@@ -26,6 +26,7 @@ struct log_ctx {
     struct log_scan json_text;  /* JSON text that may need work: escapes, UTF-8 */
     struct log_scan json_query; /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
+    pct_set quote;         /* '"' */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
@@ -44,12 +45,14 @@ struct worker {
     struct buf scratch; /* decoded bytes before escaping */
     struct stats *st;
     int line_escaped, line_bad_utf8;
-    int line_clean;         /* the line holds no control byte, DEL or C1 control lead */
-    int json_plain;         /* JSON: the line is ASCII with no control byte, DEL or '\\' */
-    int spaced;             /* whitespace-separated format: decoded spaces are escaped */
-    int w3c;                /* IIS: %uXXXX decoded */
-    struct buf fmt_buf[3];  /* log_record_out.c: a field's text on its way out */
-    struct log_marks marks; /* process_chunk's scan of its lines */
+    int line_clean;              /* the line holds no control byte, DEL or C1 control lead */
+    int json_plain;              /* JSON: the line is ASCII with no control byte, DEL or '\\' */
+    int spaced;                  /* whitespace-separated format: decoded spaces are escaped */
+    int w3c;                     /* IIS: %uXXXX decoded */
+    struct buf fmt_buf[3];       /* log_record_out.c: a field's text on its way out */
+    struct log_marks marks;      /* process_chunk's scan of its lines */
+    struct log_marks quote_bits; /* and where their '"' are (parse_access) */
+    struct quote_marks quotes;
 };
 
 /* Frees a worker's buffers. */

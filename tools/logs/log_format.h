@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "log_marks.h"
 #include "log_options.h"
 #include "log_util.h"
 
@@ -24,8 +25,10 @@ struct access {
 };
 
 /* Parses a combined or common line; 0 if it is neither. exact_agent: find
- * the agent's exact end (JSON) rather than trusting a final '"'. */
-int parse_access(const char *s, size_t n, struct access *a, int exact_agent);
+ * the agent's exact end (JSON) rather than trusting a final '"'. quotes: the
+ * chunk's quote marks, or NULL. */
+int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
+                 struct quote_marks *quotes);
 
 /* Splits "METHOD target HTTP/x" (or "METHOD target"). 0 if it is not one. */
 int split_request(struct span r, struct span *method, struct span *target);

@@ -52,4 +52,11 @@ static inline const char *log_marks_next(struct log_marks *m, const char *p, con
     }
 }
 
+/* Where the '"' of a chunk of lines are: their marks, and the chunk's end
+ * (for log_marks_next). */
+struct quote_marks {
+    struct log_marks *marks;
+    const char *chunk_end;
+};
+
 #endif

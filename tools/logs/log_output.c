@@ -461,7 +461,7 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
         }
     } else {
         struct access a;
-        if (!parse_access(s, n, &a, cfg->json) || (fmt == FMT_COMBINED && !a.has_ra)) {
+        if (!parse_access(s, n, &a, cfg->json, &w->quotes) || (fmt == FMT_COMBINED && !a.has_ra)) {
             /* auto: the other formats (log_formats.c) */
             if (fmt != FMT_AUTO || !record_process(w, s, n, fmt)) {
                 put_unparsed(w, s, n);
@@ -502,6 +502,9 @@ void process_chunk(struct worker *w, struct chunk_job *job)
      * it not plain. */
     const int scan = w->ctx->cfg.json || !w->ctx->cfg.raw;
     log_marks_start(&w->marks, &w->ctx->line_marks[w->ctx->cfg.json != 0]);
+    log_marks_start(&w->quote_bits, &w->ctx->quote);
+    w->quotes.marks = &w->quote_bits;
+    w->quotes.chunk_end = e;
     while (p < e) {
         /* The line's end and whether its text has such a byte, in one pass:
          * the first one (the newline is one) is most often the newline, or

@@ -161,7 +161,7 @@ int record_process(struct worker *w, const char *s, size_t n, enum format fmt)
     /* Combined and common: the fast path's parser first (it takes what
      * line output takes). */
     if ((fmt == FMT_AUTO || fmt == FMT_COMBINED || fmt == FMT_COMMON) &&
-        parse_access(s, n, &a, 1) && (fmt != FMT_COMBINED || a.has_ra) &&
+        parse_access(s, n, &a, 1, NULL) && (fmt != FMT_COMBINED || a.has_ra) &&
         record_from_access(s, n, &a, fmt == FMT_COMMON, &r)) {
         write_record(w, s, n, &r);
         return 1;

@@ -123,6 +123,34 @@ static inline size_t log_scan_copy_padded(const struct log_scan *s, char *dst, c
 #endif
 }
 
+#ifdef LOG_SCAN_SSE2
+/* Bit k of *a: p[k] == ca, of *b: p[k] == cb, for the 64 bytes at p. */
+static inline void log_byte_masks64(const char *p, char ca, char cb, uint64_t *a, uint64_t *b)
+{
+    const __m128i va = _mm_set1_epi8(ca), vb = _mm_set1_epi8(cb);
+    uint64_t ma = 0, mb = 0;
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+        ma |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, va)) << (16 * k);
+        mb |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vb)) << (16 * k);
+    }
+    *a = ma;
+    *b = mb;
+}
+
+/* For the 16 bytes at p: bit k of *spaces, p[k] == ' '; of *other, p[k] is
+ * neither a digit nor '-'. */
+static inline void log_number_masks16(const char *p, unsigned *spaces, unsigned *other)
+{
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
+    const __m128i ok = _mm_or_si128(digit, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    *spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    *other = ~(unsigned)_mm_movemask_epi8(ok) & 0xFFFFu;
+}
+#endif
+
 /* Copies src[0..n) to dst 16 bytes at a time, for src followed by at
  * least 16 readable bytes (a chunk's lines) and dst with room for n + 16:
  * the short fields of a line, without a call to memcpy. */
