@@ -25,6 +25,18 @@ DECODE_ONE_SHOT(decode_form_short, PCT_PLUS, 0)
 DECODE_ONE_SHOT(decode_form, PCT_PLUS, 1)
 DECODE_ONE_SHOT(decode_strict_utf8, PCT_STRICT | PCT_UTF8, 1)
 
+/* The same with a set of escapes kept, for the short pieces a log processor
+ * decodes: a request path with '/' kept, a form query with '&' and '='
+ * kept, their output checked as UTF-8. */
+#define DECODE_KEEP_SHORT(name, flags_known)                                                       \
+    __attribute__((noinline)) static pct_result name(const uint8_t *src, size_t len, uint8_t *dst, \
+                                                     const pct_set *keep)                          \
+    {                                                                                              \
+        return decode_body(src, len, dst, keep, flags_known, NULL, 0);                             \
+    }
+DECODE_KEEP_SHORT(decode_keep_utf8_short, PCT_UTF8)
+DECODE_KEEP_SHORT(decode_keep_form_utf8_short, PCT_PLUS | PCT_UTF8)
+
 __attribute__((noinline)) static pct_result decode_any(const uint8_t *src, size_t len, uint8_t *dst,
                                                        const pct_set *keep, unsigned flags,
                                                        size_t *consumed)
@@ -43,6 +55,11 @@ pct_result pct_avx512_decode(const uint8_t *src, size_t len, uint8_t *dst, const
             return long_input ? decode_form(src, len, dst) : decode_form_short(src, len, dst);
         if (flags == (PCT_STRICT | PCT_UTF8))
             return decode_strict_utf8(src, len, dst);
+    } else if (consumed == NULL && len < DENSE_RUNS_MIN) {
+        if (flags == PCT_UTF8)
+            return decode_keep_utf8_short(src, len, dst, keep);
+        if (flags == (PCT_PLUS | PCT_UTF8))
+            return decode_keep_form_utf8_short(src, len, dst, keep);
     }
     return decode_any(src, len, dst, keep, flags, consumed);
 }
