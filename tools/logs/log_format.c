@@ -11,7 +11,7 @@
 static const char *find_close_quote(const char *p, const char *e, struct quote_marks *quotes)
 {
     for (;;) {
-        const char *q = quotes != NULL ? log_marks_next(quotes->marks, p, quotes->chunk_end)
+        const char *q = quotes != NULL ? log_marks_near(quotes->marks, p, quotes->chunk_end)
                                        : log_find_byte(p, e, '"');
         if (q == NULL || q >= e)
             return NULL;
