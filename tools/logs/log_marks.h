@@ -67,8 +67,9 @@ static inline const char *log_marks_near(struct log_marks *m, const char *p, con
         const uint64_t x1 = b[0] >> s | b[1] << 1 << (63 - s);
         const uint64_t x2 = b[1] >> s | b[2] << 1 << (63 - s);
         if ((x1 | x2) != 0) {
-            const size_t k =
-                (size_t)__builtin_ctzll(x1 != 0 ? x1 : x2) + (x1 != 0 ? 0 : (size_t)64);
+            /* x1, or x2 64 bytes on: masks, not a branch on which */
+            const uint64_t in_x2 = (uint64_t)0 - (uint64_t)(x1 == 0);
+            const size_t k = (size_t)__builtin_ctzll(x1 | (x2 & in_x2)) + (size_t)(in_x2 & 64);
             if (k < (size_t)(m->to - p))
                 return p + k;
         }
