@@ -29,7 +29,9 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     /* Text written in a JSON string as it is unless: controls, '"', '\\',
      * and 0x80 and up (UTF-8 to check, C1 controls). */
     log_scan_init(&ctx->json_text, 0x20, 1, "\"\\\x7f");
-    log_scan_init(&ctx->json_query, 0x20, 0, "\"\\\x7f\xc2&=");
+    pct_set_clear(&ctx->json_query);
+    pct_set_add_range(&ctx->json_query, 0x00, 0x1f);
+    pct_set_add_chars(&ctx->json_query, "\"\\\x7f\xc2&=");
     /* Line output: what put_undecoded escapes (ESC_CONTROLS), the newline
      * among them. JSON: what makes a line not plain (a line without these,
      * and without '"' outside its quoted fields, is written by copying its

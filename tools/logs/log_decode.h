@@ -24,7 +24,7 @@ struct log_ctx {
     struct log_escape esc;
     struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
     struct log_scan json_text;  /* JSON text that may need work: escapes, UTF-8 */
-    struct log_scan json_query; /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
+    pct_set json_query;         /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
     pct_set quote;         /* '"' */
 };

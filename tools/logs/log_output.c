@@ -91,6 +91,20 @@ static int query_splits_decoded(struct span q, unsigned flags)
 /* The literal text at o; returns the end. */
 #define CAT(o, text) ((char *)memcpy((o), (text), sizeof(text) - 1) + sizeof(text) - 1)
 
+/* Queries longer than this (decoded) are written piece by piece. */
+#define QUERY_STOP_WORDS 16
+
+/* The first stop (a set bit) at or after at, or n. */
+static inline size_t query_next_stop(const uint64_t *stops, size_t n, size_t at)
+{
+    for (size_t k = at / 64; 64 * k < n; k++) {
+        const uint64_t word = k == at / 64 ? stops[k] >> (at % 64) << (at % 64) : stops[k];
+        if (word != 0)
+            return 64 * k + (size_t)__builtin_ctzll(word);
+    }
+    return n;
+}
+
 /* The parameters of a query as put_json_query writes them, from the query
  * decoded whole (one call into the library instead of one per name and
  * value), then cut at '&' and '=' and escaped piece by piece into the
@@ -105,39 +119,46 @@ static int put_json_params_decoded(struct worker *w, struct span q, unsigned fla
     pct_result r = pct_decode_except(q.p, q.n, decoded, &w->ctx->keep_split, flags | PCT_UTF8);
     if (r.status != PCT_OK || log_find_byte(decoded, decoded + r.count, '%') != NULL)
         return 0;
-    /* One pass over the decoded text: copied up to the next byte that
-     * needs an escape or cuts the query ('&', the first '=' of each). */
-    const struct log_scan *scan = &w->ctx->json_query;
-    const char *p = decoded, *e = decoded + r.count;
+    /* The decoded text's bytes that need an escape or cut the query ('&',
+     * '='), as bit masks (the query of a log line fits a few words); the
+     * text between them is copied. */
+    uint64_t stops[QUERY_STOP_WORDS];
+    if (r.count > 64 * QUERY_STOP_WORDS)
+        return 0;
+    pct_find_all(decoded, r.count, &w->ctx->json_query, stops);
+    const size_t n = r.count;
+    size_t at = 0; /* of the decoded text written */
     char *o = w->out->data + w->out->len;
-    int first = 1;
-    while (p < e) {
-        if (*p == '&') { /* an empty parameter */
-            p++;
+    int first = 1, in_param = 0, in_value = 0;
+    for (;;) {
+        const size_t stop = query_next_stop(stops, n, at);
+        if (!in_param && stop == at && stop < n && decoded[stop] == '&') {
+            at++; /* an empty parameter */
             continue;
         }
-        o = first ? CAT(o, "[\"") : CAT(o, ",[\"");
-        first = 0;
-        int in_value = 0;
-        for (;;) {
-            size_t i = log_scan_copy_padded(scan, o, p, (size_t)(e - p));
-            o += i;
-            p += i;
-            if (p == e || *p == '&')
+        if (!in_param) {
+            if (at == n)
                 break;
-            if (*p == '=') {
-                o = in_value ? CAT(o, "=") : CAT(o, "\",\"");
-                in_value = 1;
-                p++;
-                continue;
-            }
-            size_t at = 0;
-            o = log_escape_at(&w->ctx->esc, o, p, (size_t)(e - p), &at, ESC_JSON);
-            p += at;
+            o = first ? CAT(o, "[\"") : CAT(o, ",[\"");
+            first = 0;
+            in_param = 1;
+            in_value = 0;
         }
-        o = in_value ? CAT(o, "\"]") : CAT(o, "\",\"\"]");
-        if (p < e)
-            p++; /* the '&' */
+        log_copy_padded(o, decoded + at, stop - at);
+        o += stop - at;
+        at = stop;
+        if (at == n || decoded[at] == '&') {
+            o = in_value ? CAT(o, "\"]") : CAT(o, "\",\"\"]");
+            in_param = 0;
+            if (at < n)
+                at++; /* the '&' */
+        } else if (decoded[at] == '=') {
+            o = in_value ? CAT(o, "=") : CAT(o, "\",\"");
+            in_value = 1;
+            at++;
+        } else {
+            o = log_escape_at(&w->ctx->esc, o, decoded, n, &at, ESC_JSON);
+        }
     }
     w->out->len = (size_t)(o - w->out->data);
     return 1;
