@@ -74,7 +74,7 @@ static void print_logs_help(void)
           "  --raw              line output: text that is not decoded (other fields,\n"
           "                     unparsed lines) as it is; default: controls escaped\n"
           "  --threads N        worker threads, 1..256 (default: all cores; 1: none)\n"
-          "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 512K)\n"
+          "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 256K)\n"
           "  --max-line N       longest line decoded, 4K..256M (default 4M): a longer line\n"
           "                     is streamed through undecoded (as an unparsed line),\n"
           "                     never held whole, and reported on stderr\n"
