@@ -26,6 +26,8 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     log_scan_init(&ctx->work[1][0], 0x20, 1, "%\\\"\x7f+");
     log_scan_init(&ctx->work[0][1], 0x20, 1, "%\\\"\x7f ");
     log_scan_init(&ctx->work[1][1], 0x20, 1, "%\\\"\x7f+ ");
+    log_scan_init(&ctx->work_path[0], 0x20, 1, "%\\\"\x7f?");
+    log_scan_init(&ctx->work_path[1], 0x20, 1, "%\\\"\x7f ?");
     /* Text written in a JSON string as it is unless: controls, '"', '\\',
      * and 0x80 and up (UTF-8 to check, C1 controls). */
     log_scan_init(&ctx->json_text, 0x20, 1, "\"\\\x7f");
@@ -188,13 +190,25 @@ void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *kee
 
 void put_url_line(struct worker *w, struct span u)
 {
-    const char *q = log_find_byte(u.p, u.p + u.n, '?');
-    size_t path_len = q != NULL ? (size_t)(q - u.p) : u.n;
-    put_decoded(w, u.p, path_len, w->ctx->cfg.decode_slash ? NULL : &w->ctx->keep_path,
-                path_flags(w), 0);
+    const pct_set *keep = w->ctx->cfg.decode_slash ? NULL : &w->ctx->keep_path;
+    const char *q;
+    if (w->ctx->cfg.stats) { /* put_decoded counts the path's escapes */
+        q = log_find_byte(u.p, u.p + u.n, '?');
+        put_decoded(w, u.p, q != NULL ? (size_t)(q - u.p) : u.n, keep, path_flags(w), 0);
+    } else {
+        /* put_decoded of the path, whose first scan also stops at '?': a
+         * path with nothing to decode is copied, and its end found, at once. */
+        size_t i = log_scan_copy_padded(&w->ctx->work_path[w->spaced != 0],
+                                        w->out->data + w->out->len, u.p, u.n);
+        w->out->len += i; /* nothing before byte i changes */
+        q = i < u.n && u.p[i] == '?' ? u.p + i : log_find_byte(u.p + i, u.p + u.n, '?');
+        const char *path_end = q != NULL ? q : u.p + u.n;
+        if (u.p + i < path_end)
+            put_decoded_runs(w, u.p + i, (size_t)(path_end - (u.p + i)), keep, path_flags(w), 0);
+    }
     if (q == NULL)
         return;
-    size_t qn = u.n - path_len - 1;
+    size_t qn = u.n - (size_t)(q - u.p) - 1;
     put_raw(w, "?", 1);
     if (w->ctx->cfg.query == Q_KEEP)
         put_raw(w, q + 1, qn); /* not decoded: as written */

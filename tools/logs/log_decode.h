@@ -22,9 +22,10 @@ struct log_ctx {
     pct_set keep_all;   /* JSON: only repair UTF-8 */
     pct_set keep_none;  /* --stats: validation with nothing required encoded */
     struct log_escape esc;
-    struct log_scan work[2][2]; /* put_decoded's bytes: [PCT_PLUS][spaced] */
-    struct log_scan json_text;  /* JSON text that may need work: escapes, UTF-8 */
-    pct_set json_query;         /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
+    struct log_scan work[2][2];   /* put_decoded's bytes: [PCT_PLUS][spaced] */
+    struct log_scan work_path[2]; /* a path's, and '?' (put_url_line): [spaced] */
+    struct log_scan json_text;    /* JSON text that may need work: escapes, UTF-8 */
+    pct_set json_query;           /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
     pct_set quote;         /* '"' */
 };
