@@ -188,24 +188,30 @@ void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *kee
     put_decoded_runs(w, src + i, n - i, keep, flags, json);
 }
 
-void put_url_line(struct worker *w, struct span u)
+const char *put_url_path(struct worker *w, struct span u, int json)
 {
     const pct_set *keep = w->ctx->cfg.decode_slash ? NULL : &w->ctx->keep_path;
     const char *q;
     if (w->ctx->cfg.stats) { /* put_decoded counts the path's escapes */
         q = log_find_byte(u.p, u.p + u.n, '?');
-        put_decoded(w, u.p, q != NULL ? (size_t)(q - u.p) : u.n, keep, path_flags(w), 0);
-    } else {
-        /* put_decoded of the path, whose first scan also stops at '?': a
-         * path with nothing to decode is copied, and its end found, at once. */
-        size_t i = log_scan_copy_padded(&w->ctx->work_path[w->spaced != 0],
-                                        w->out->data + w->out->len, u.p, u.n);
-        w->out->len += i; /* nothing before byte i changes */
-        q = i < u.n && u.p[i] == '?' ? u.p + i : log_find_byte(u.p + i, u.p + u.n, '?');
-        const char *path_end = q != NULL ? q : u.p + u.n;
-        if (u.p + i < path_end)
-            put_decoded_runs(w, u.p + i, (size_t)(path_end - (u.p + i)), keep, path_flags(w), 0);
+        put_decoded(w, u.p, q != NULL ? (size_t)(q - u.p) : u.n, keep, path_flags(w), json);
+        return q;
     }
+    /* put_decoded of the path, whose first scan also stops at '?': a path
+     * with nothing to decode is copied, and its end found, at once. */
+    size_t i = log_scan_copy_padded(&w->ctx->work_path[w->spaced != 0], w->out->data + w->out->len,
+                                    u.p, u.n);
+    w->out->len += i; /* nothing before byte i changes */
+    q = i < u.n && u.p[i] == '?' ? u.p + i : log_find_byte(u.p + i, u.p + u.n, '?');
+    const char *path_end = q != NULL ? q : u.p + u.n;
+    if (u.p + i < path_end)
+        put_decoded_runs(w, u.p + i, (size_t)(path_end - (u.p + i)), keep, path_flags(w), json);
+    return q;
+}
+
+void put_url_line(struct worker *w, struct span u)
+{
+    const char *q = put_url_path(w, u, 0);
     if (q == NULL)
         return;
     size_t qn = u.n - (size_t)(q - u.p) - 1;

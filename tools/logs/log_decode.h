@@ -107,6 +107,11 @@ int has_high_bytes(const char *src, size_t n);
 void put_decoded(struct worker *w, const char *src, size_t n, const pct_set *keep, unsigned flags,
                  int json);
 
+/* The path of a URL or request target (up to its '?'), decoded (%2F kept
+ * unless --decode-slash) and escaped for line output or inside a JSON
+ * string; returns its '?' or NULL. */
+const char *put_url_path(struct worker *w, struct span u, int json);
+
 /* A URL or request target, line output: path per segment (%2F kept unless
  * --decode-slash), query per --query. */
 void put_url_line(struct worker *w, struct span u);

@@ -199,17 +199,13 @@ static void put_json_query(struct worker *w, struct span q, int present)
 /* "path":...,"query":[[name,value],...] */
 static void put_json_url(struct worker *w, struct span u, int present)
 {
-    const struct log_config *cfg = &w->ctx->cfg;
     if (!present) {
         put_str(w, "\"path\":null,\"query\":[]");
         return;
     }
-    const char *q = log_find_byte(u.p, u.p + u.n, '?');
-    size_t path_len = q != NULL ? (size_t)(q - u.p) : u.n;
-    put_str(w, "\"path\":");
-    put_json_decoded(w, span_of(u.p, u.p + path_len), cfg->decode_slash ? NULL : &w->ctx->keep_path,
-                     path_flags(w));
-    put_str(w, ",");
+    put_str(w, "\"path\":\"");
+    const char *q = put_url_path(w, u, 1);
+    put_str(w, "\",");
     put_json_query(w, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p), q != NULL);
 }
 
