@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# The rows' commands are in single quotes on purpose: eval expands them.
+# shellcheck disable=SC2016
 # scripts/bench-logs.sh - end-to-end throughput of `pct logs` on a big
 # combined-format log with realistic request targets (UTF-8 paths, form
 # queries, an escape every 20-40 bytes), against `cat FILE > /dev/null` (the
@@ -10,8 +12,9 @@
 #
 #   --size SIZE        size of the generated log (default 256M). Suffixes K,
 #                      M, G (powers of 1024).
-#   --runs N           best of N runs per row (default 3; the first run of
-#                      `cat` also warms the page cache)
+#   --runs N           rounds: every row runs once per round, in turn; a
+#                      row's time is its best (default 3). A first pass,
+#                      untimed, measures peak memory and warms the page cache
 #   --build-dir DIR    the build to use (default build/release, configured and
 #                      built like scripts/demo.sh does)
 #
@@ -36,7 +39,7 @@ while (($# > 0)); do
     --size) size_arg=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --build-dir) build_dir=$2; shift 2 ;;
-    -h | --help) sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+    -h | --help) sed -n '4,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
     *) echo "bench-logs.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -131,81 +134,106 @@ density=$(head -c 4194304 "$log" | awk -F'"' '{ t = $2; sub(/^[A-Z]+ /, "", t); 
     n += length(t); e += gsub(/%[0-9A-Fa-f][0-9A-Fa-f]/, "", t) } END { printf "%.0f", n / (e ? e : 1) }')
 
 # --- measuring ----------------------------------------------------------------
-have_time=0
-[[ -x /usr/bin/time ]] && have_time=1
+# Each row: a label, the bytes it processes, and a command line run with eval
+# in this shell, so that pipes and '&' run as typed and no extra shell, date
+# or time process is in the time (starting one costs ~5 ms on some VMs). The
+# clock is bash's $EPOCHREALTIME. The time includes starting the commands.
+labels=() sizes=() cmds=()
+add_row() { labels+=("$1"); sizes+=("$2"); cmds+=("$3"); }
 
-# best_of CMD... : sets best_ns and peak_kb (max RSS of the best run).
-best_of() {
-    local i t0 t1 ns kb
-    best_ns=0
-    peak_kb=-
-    for ((i = 0; i < runs; i++)); do
-        t0=$(date +%s%N)
-        if ((have_time)); then
-            kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1)
-        else
-            "$@" >/dev/null 2>&1
-            kb=-
-        fi
-        t1=$(date +%s%N)
-        ns=$((t1 - t0))
-        if ((best_ns == 0 || ns < best_ns)); then
-            best_ns=$ns
-            peak_kb=$kb
-        fi
-    done
-    ((best_ns > 0)) || best_ns=1
-}
-
-rows=()
-base_ns=0
-base_bytes=1
-# row LABEL INPUT_BYTES CMD...
-row() {
-    local label=$1 in_bytes=$2
-    shift 2
-    best_of "$@"
-    local mbps=$((in_bytes * 1000 / best_ns)) # MB/s
-    local mem=$peak_kb
-    [[ $mem == - ]] || mem="$((mem / 1024)) MiB"
-    local speedup=-
-    if [[ $label == "pct logs --threads 1" ]]; then
-        base_ns=$best_ns
-        base_bytes=$in_bytes
-    fi
-    # Throughput relative to one thread (rows may process more bytes).
-    if [[ $label == *pct\ logs* ]] && ((base_ns > 0)); then
-        speedup=$(awk -v a="$base_ns" -v b="$best_ns" -v m="$in_bytes" -v n="$base_bytes" \
-            'BEGIN { printf "%.2fx", (m / b) / (n / a) }')
-    fi
-    rows+=("$(printf '| %-52s | %9d | %7d.%03d | %6s | %8s |' "$label" $((best_ns / 1000000)) \
-        $((mbps / 1000)) $((mbps % 1000)) "$speedup" "$mem")")
-    echo "  $label: $((best_ns / 1000000)) ms" >&2
-}
-
-cores=$(nproc 2>/dev/null || echo 1)
-echo "measuring (best of $runs)..." >&2
-row "cat FILE > /dev/null (floor)" "$bytes" cat "$log"
-row "pct logs --threads 1" "$bytes" "$PCT_BIN" logs --threads 1 "$log"
+add_row "cat FILE > /dev/null (floor)" "$bytes" 'cat "$log"'
+add_row "pct logs --threads 1" "$bytes" '"$PCT_BIN" logs --threads 1 "$log"'
 # The same with the format fixed: auto-detection (the default) must cost
 # next to nothing on a combined log.
-row "pct logs --threads 1 --format combined" "$bytes" "$PCT_BIN" logs --threads 1 --format combined "$log"
-row "pct logs --threads 2" "$bytes" "$PCT_BIN" logs --threads 2 "$log"
+add_row "pct logs --threads 1 --format combined" "$bytes" \
+    '"$PCT_BIN" logs --threads 1 --format combined "$log"'
+add_row "pct logs --threads 2" "$bytes" '"$PCT_BIN" logs --threads 2 "$log"'
 # What 2 cores give at best here: two independent single-thread runs side by
 # side (twice the bytes), each on a log of its own (two copies), as two
 # separate logs would be. On a VM whose vCPUs share host cores this is well
 # under 2x, and it bounds what --threads 2 can reach.
-row "2 x pct logs --threads 1 at once (2-core ceiling)" "$((2 * bytes))" \
-    bash -c '"$1" logs --threads 1 "$2" >/dev/null & "$1" logs --threads 1 "$3" >/dev/null; wait' \
-    _ "$PCT_BIN" "$log" "$copy"
-row "pct logs --threads 1 --json" "$bytes" "$PCT_BIN" logs --threads 1 --json "$log"
-row "pct logs --threads 1 --tsv" "$bytes" "$PCT_BIN" logs --threads 1 --tsv "$log"
-row "cat FILE | pct logs --threads 1 (pipe)" "$bytes" \
-    bash -c 'cat "$2" | "$1" logs --threads 1' _ "$PCT_BIN" "$log"
-row "zcat FILE.gz | pct logs" "$bytes" bash -c 'zcat "$2" | "$1" logs' _ "$PCT_BIN" "$log.gz"
-row "pct logs FILE.gz" "$bytes" "$PCT_BIN" logs "$log.gz"
-row "zcat FILE.gz > /dev/null (gzip's own speed)" "$bytes" zcat "$log.gz"
+add_row "2 x pct logs --threads 1 at once (2-core ceiling)" "$((2 * bytes))" \
+    '"$PCT_BIN" logs --threads 1 "$log" & "$PCT_BIN" logs --threads 1 "$copy"; wait'
+add_row "pct logs --threads 1 --json" "$bytes" '"$PCT_BIN" logs --threads 1 --json "$log"'
+add_row "pct logs --threads 1 --tsv" "$bytes" '"$PCT_BIN" logs --threads 1 --tsv "$log"'
+add_row "cat FILE | pct logs --threads 1 (pipe)" "$bytes" 'cat "$log" | "$PCT_BIN" logs --threads 1'
+add_row "zcat FILE.gz | pct logs" "$bytes" 'zcat "$log.gz" | "$PCT_BIN" logs'
+add_row "pct logs FILE.gz" "$bytes" '"$PCT_BIN" logs "$log.gz"'
+add_row "zcat FILE.gz > /dev/null (gzip's own speed)" "$bytes" 'zcat "$log.gz"'
+nrows=${#cmds[@]}
 
+# Peak memory: one run of each row under /usr/bin/time when it is installed
+# (the largest of a row's processes). This pass also warms the page cache.
+export PCT_BIN log copy
+peak=()
+for ((i = 0; i < nrows; i++)); do
+    if [[ -x /usr/bin/time ]]; then
+        kb=$(/usr/bin/time -f %M bash -c "${cmds[i]}" 2>&1 >/dev/null | tail -n 1)
+        peak+=("$((kb / 1024)) MiB")
+    else
+        eval "${cmds[i]}" >/dev/null 2>&1
+        peak+=(-)
+    fi
+done
+
+# The rows take turns, round after round, so that a change in the machine's
+# speed during the run (frequent on VMs) is spread over all of them; a row's
+# time is its best. rounds[r] keeps round r's times, for the paired ratios.
+cores=$(nproc 2>/dev/null || echo 1)
+echo "measuring (best of $runs rounds)..." >&2
+best=() rounds=()
+for ((r = 0; r < runs; r++)); do
+    times=()
+    for ((i = 0; i < nrows; i++)); do
+        t0=${EPOCHREALTIME//[.,]/}
+        eval "${cmds[i]}" >/dev/null 2>&1
+        t1=${EPOCHREALTIME//[.,]/}
+        us=$((t1 - t0))
+        ((us > 0)) || us=1
+        times+=("$us")
+        if ((r == 0 || us < best[i])); then
+            best[i]=$us
+        fi
+    done
+    rounds+=("${times[*]}")
+    echo "  round $((r + 1)): ${times[*]} (us)" >&2
+done
+
+row_index() {
+    local i
+    for ((i = 0; i < nrows; i++)); do
+        [[ ${labels[i]} == "$1" ]] && { echo "$i"; return; }
+    done
+    echo "bench-logs.sh: no row '$1'" >&2
+    exit 1
+}
+one=$(row_index "pct logs --threads 1")
+
+# paired_ratio A B: the median over rounds of (GB/s of row A) / (GB/s of row B),
+# both from the same round.
+paired_ratio() {
+    local a b r t
+    a=$(row_index "$1")
+    b=$(row_index "$2")
+    for r in "${rounds[@]}"; do
+        read -ra t <<<"$r"
+        awk -v ta="${t[a]}" -v tb="${t[b]}" -v ma="${sizes[a]}" -v mb="${sizes[b]}" \
+            'BEGIN { printf "%.4f\n", (ma / ta) / (mb / tb) }'
+    done | sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f (rounds: %.2f to %.2f)", m, v[1], v[NR] }'
+}
+
+rows=()
+for ((i = 0; i < nrows; i++)); do
+    gbps=$(awk -v m="${sizes[i]}" -v t="${best[i]}" 'BEGIN { printf "%.3f", m / t / 1000 }')
+    speedup=-
+    # Throughput relative to one thread (rows may process more bytes).
+    if [[ ${labels[i]} == *pct\ logs* ]]; then
+        speedup=$(awk -v a="${best[one]}" -v b="${best[i]}" -v m="${sizes[i]}" -v n="${sizes[one]}" \
+            'BEGIN { printf "%.2fx", (m / b) / (n / a) }')
+    fi
+    rows+=("$(printf '| %-52s | %9d | %11s | %6s | %8s |' "${labels[i]}" $((best[i] / 1000)) \
+        "$gbps" "$speedup" "${peak[i]}")")
+done
 echo
 printf 'pct logs on %s: %d lines, %d.%03d GB, an escape every %s bytes of target; %d cores; load average %s\n' \
     "$log" "$lines" $((bytes / 1000000000)) $((bytes / 1000000 % 1000)) "$density" "$cores" \
@@ -214,3 +242,8 @@ echo
 printf '| %-52s | %9s | %11s | %6s | %8s |\n' command "time ms" "GB/s" speedup "max RSS"
 echo "|------------------------------------------------------|----------:|------------:|-------:|---------:|"
 printf '%s\n' "${rows[@]}"
+echo
+echo "Paired, median of the rounds (GB/s over GB/s, both rows from the same round):"
+echo "- pct logs --threads 2 / 2 x pct logs --threads 1: $(paired_ratio "pct logs --threads 2" "2 x pct logs --threads 1 at once (2-core ceiling)")"
+echo "- pct logs --threads 1 --json / pct logs --threads 1: $(paired_ratio "pct logs --threads 1 --json" "pct logs --threads 1")"
+echo "- pct logs FILE.gz / zcat FILE.gz | pct logs: $(paired_ratio "pct logs FILE.gz" "zcat FILE.gz | pct logs")"
