@@ -1,10 +1,12 @@
 /* log_util.c - small helpers shared by the `pct logs` files. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,36 @@ void *xrealloc(void *p, size_t size)
     return q;
 }
 
+/* Maps in the whole pages of [p, p + n) at once, ready to be written: on
+ * some VMs a page fault costs ~10 us (measured here), and a buffer of a few
+ * hundred KiB that is about to be filled would take one per page; asked for
+ * in one call, the pages cost ~0.5 us each. Only a speed-up: on a kernel
+ * without MADV_POPULATE_WRITE (before 5.14) nothing is done. */
+static void populate(char *p, size_t n)
+{
+#if defined(MADV_POPULATE_WRITE)
+    static uintptr_t page;
+    if (page == 0) {
+        long size = sysconf(_SC_PAGESIZE);
+        page = size > 0 ? (uintptr_t)size : 4096;
+    }
+    const uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+    const uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* How much of a grown buffer is populated: what was asked for, up to
+ * POPULATE_MOST (callers reserve for the worst case, 13 times a line for
+ * instance, and use much less), and at least the next POPULATE_LEAST bytes
+ * (most buffers reserve a line's room at a time, and fill far more). */
+#define POPULATE_LEAST ((size_t)128 << 10)
+#define POPULATE_MOST ((size_t)1 << 20)
+
 void buf_grow(struct buf *b, size_t extra)
 {
     size_t cap = b->cap > 0 ? b->cap : 65536;
@@ -31,6 +63,10 @@ void buf_grow(struct buf *b, size_t extra)
         cap *= 2;
     b->data = xrealloc(b->data, cap);
     b->cap = cap;
+    size_t n = extra < POPULATE_LEAST  ? POPULATE_LEAST
+               : extra > POPULATE_MOST ? POPULATE_MOST
+                                       : extra;
+    populate(b->data + b->len, n < cap - b->len ? n : cap - b->len);
 }
 
 double now_seconds(void)
