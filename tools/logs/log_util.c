@@ -34,11 +34,10 @@ void *xrealloc(void *p, size_t size)
 static void populate(char *p, size_t n)
 {
 #if defined(MADV_POPULATE_WRITE)
-    static uintptr_t page;
-    if (page == 0) {
-        long size = sysconf(_SC_PAGESIZE);
-        page = size > 0 ? (uintptr_t)size : 4096;
-    }
+    /* Asked every time: buffers grow rarely, glibc answers from memory, and a
+     * cached static would be written by several worker threads at once. */
+    const long size = sysconf(_SC_PAGESIZE);
+    const uintptr_t page = size > 0 ? (uintptr_t)size : 4096;
     const uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
     const uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
     if (to > from)
