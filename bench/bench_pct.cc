@@ -218,8 +218,9 @@ std::string unavailable_reason(const std::string &impl)
     std::string why = impl + ": not available: ";
 #if defined(__x86_64__) || defined(__i386__)
     if (impl == "avx512" &&
-        !(__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2")))
-        return why + "this CPU lacks AVX-512 BW/VBMI2";
+        !(__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi2") &&
+          __builtin_cpu_supports("avx512vpopcntdq")))
+        return why + "this CPU lacks AVX-512 BW/VBMI2/VPOPCNTDQ";
     if (impl == "avx2" && !__builtin_cpu_supports("avx2"))
         return why + "this CPU lacks AVX2";
     if (impl == "sse42" && !__builtin_cpu_supports("sse4.2"))

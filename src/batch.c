@@ -17,7 +17,9 @@
  * That holds when every '%' starts an escape (the decoder's byte count says
  * whether it did) and none is in the last two bytes of a string (where the
  * decoder could complete it with the next string's bytes; batch_offsets
- * says whether one is): nearly always. Otherwise the chunk is counted again
+ * says whether one is): nearly always. An implementation whose decoder can
+ * keep its '%' masks does both in one call (batch_decode), and the bytes
+ * are compared with '%' once. Otherwise the chunk is counted again
  * here from the escape starts themselves (the '%' and hex-digit masks of
  * the implementation's find_all, combined), and, if an escape does run into
  * the next string, decoded again in pieces that end there. */
@@ -355,11 +357,20 @@ BATCH_INLINE pct_result batch_decode_chunks(int wide, const pct_impl *impl, cons
         const size_t len = (size_t)offset_at(offsets, wide, last) - start;
         const size_t before = pos;
         /* the chunk as one buffer first (then the counting reads it from
-         * the cache), taking every '%' for an escape: nearly always so */
-        const pct_result r = impl->decode(chunk, len, dst, NULL, flags, NULL);
-        int crossing = impl->batch_offsets(
-            chunk, offsets_from(offsets, wide, first), wide, last - first, before,
-            out_offsets_from(out_offsets, wide, first), results + first);
+         * the cache), taking every '%' for an escape: nearly always so;
+         * both at once where the implementation can */
+        pct_result r;
+        int crossing;
+        if (impl->batch_decode) {
+            crossing = impl->batch_decode(
+                chunk, offsets_from(offsets, wide, first), wide, last - first, dst, flags, &r,
+                before, out_offsets_from(out_offsets, wide, first), results + first);
+        } else {
+            r = impl->decode(chunk, len, dst, NULL, flags, NULL);
+            crossing = impl->batch_offsets(
+                chunk, offsets_from(offsets, wide, first), wide, last - first, before,
+                out_offsets_from(out_offsets, wide, first), results + first);
+        }
         pos = crossing ? before : (size_t)offset_at(out_offsets, wide, last);
         if (crossing || r.count != pos - before) { /* the escapes exactly */
             pos = before;

@@ -37,10 +37,11 @@ static uint32_t detect(void)
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
     const int bmi1 = (ebx >> 3) & 1, avx2 = (ebx >> 5) & 1, bmi2 = (ebx >> 8) & 1;
     const int avx512f = (ebx >> 16) & 1, avx512bw = (ebx >> 30) & 1, avx512vl = (ebx >> 31) & 1;
-    const int vbmi = (ecx >> 1) & 1, vbmi2 = (ecx >> 6) & 1;
+    const int vbmi = (ecx >> 1) & 1, vbmi2 = (ecx >> 6) & 1, vpopcntdq = (ecx >> 14) & 1;
     if (ymm_saved && avx2 && bmi1 && bmi2)
         features |= PCT_CPU_AVX2;
-    if (zmm_saved && (features & PCT_CPU_AVX2) && avx512f && avx512bw && avx512vl && vbmi && vbmi2)
+    if (zmm_saved && (features & PCT_CPU_AVX2) && avx512f && avx512bw && avx512vl && vbmi &&
+        vbmi2 && vpopcntdq)
         features |= PCT_CPU_AVX512;
     return features;
 }

@@ -8,7 +8,7 @@
  * that 0 can mean "not detected yet". */
 #define PCT_CPU_SSE42 (1u << 0)  /* SSE4.2 + SSSE3 + POPCNT */
 #define PCT_CPU_AVX2 (1u << 1)   /* AVX2 + BMI1 + BMI2, YMM state saved by the OS */
-#define PCT_CPU_AVX512 (1u << 2) /* AVX-512 F/BW/VL/VBMI/VBMI2, ZMM state saved by the OS */
+#define PCT_CPU_AVX512 (1u << 2) /* AVX-512 F/BW/VL/VBMI/VBMI2/VPOPCNTDQ, ZMM saved */
 #define PCT_CPU_NEON (1u << 3)   /* AArch64 Advanced SIMD */
 #define PCT_CPU_KNOWN (1u << 31)
 

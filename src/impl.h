@@ -63,6 +63,14 @@ typedef void pct_find_all_fn(const uint8_t *src, size_t len, const pct_set *set,
 typedef int pct_batch_offsets_fn(const uint8_t *src, const void *offsets, int wide, size_t n,
                                  size_t out0, void *out_offsets, pct_result *results);
 
+/* pct_batch_decode: the lenient decode (flags 0 or PCT_PLUS) of the same
+ * chunk as one buffer into dst (*decoded: the decoder's result, as
+ * pct_decode_fn returns it) and what pct_batch_offsets gives for it, in one
+ * pass over the bytes: the decoder's '%' masks are the offsets' map. */
+typedef int pct_batch_decode_fn(const uint8_t *src, const void *offsets, int wide, size_t n,
+                                uint8_t *dst, unsigned flags, pct_result *decoded, size_t out0,
+                                void *out_offsets, pct_result *results);
+
 /* Exact output length of encode (flags: PCT_PLUS, PCT_KEEP_ESCAPES matter). */
 typedef size_t pct_encode_length_fn(const uint8_t *src, size_t len, const pct_set *set,
                                     unsigned flags);
@@ -102,6 +110,8 @@ typedef struct pct_impl {
     /* Never NULL: pct_scalar_batch_offsets where the implementation has
      * none of its own. */
     pct_batch_offsets_fn *batch_offsets;
+    /* Optional: NULL where decode, then batch_offsets, is the way. */
+    pct_batch_decode_fn *batch_decode;
 } pct_impl;
 
 /* Declares the operations of an implementation, named pct_<isa>_<operation>
@@ -115,9 +125,10 @@ typedef struct pct_impl {
 
 /* Defines `symbol`, the descriptor of the implementation `display_name`
  * whose operations are pct_<isa>_<operation> (each ISA's impl.c);
- * validate_utf8 and find_all may be NULL, batch_offsets may not. */
+ * validate_utf8, find_all and batch_decode may be NULL, batch_offsets may
+ * not. */
 #define PCT_IMPL_DESCRIPTOR(symbol, isa, display_name, required_features, validate_utf8_fn,        \
-                            find_all_fn, batch_offsets_fn)                                         \
+                            find_all_fn, batch_offsets_fn, batch_decode_fn)                        \
     const pct_impl symbol = {                                                                      \
         .name = display_name,                                                                      \
         .required = required_features,                                                             \
@@ -129,6 +140,7 @@ typedef struct pct_impl {
         .validate_utf8 = validate_utf8_fn,                                                         \
         .find_all = find_all_fn,                                                                   \
         .batch_offsets = batch_offsets_fn,                                                         \
+        .batch_decode = batch_decode_fn,                                                           \
     }
 
 /* The scalar reference: simple, complete, the oracle of every other one. */

@@ -73,7 +73,8 @@ static void test_skip_report(void)
 
     /* a bit no name is known for yet is still shown */
     test_cpu_feature_names(PCT_CPU_AVX512 | (1u << 29), names, sizeof names);
-    CHECK_STR("AVX-512 F/BW/VL/VBMI/VBMI2 with ZMM state saved by the OS, feature bits 0x20000000",
+    CHECK_STR("AVX-512 F/BW/VL/VBMI/VBMI2/VPOPCNTDQ with ZMM state saved by the OS, feature bits "
+              "0x20000000",
               names);
     /* a short buffer gets what fits, terminated */
     test_cpu_feature_names(PCT_CPU_SSE42 | PCT_CPU_NEON, names, 6);

@@ -178,7 +178,7 @@ static void compare_one(const pct_impl *im, const uint8_t *data, size_t len, int
 enum {
     BATCH_MAXN = PCT_BATCH_CHUNK + 1 /* strings in a chunk, at most (all empty but one) */
 };
-static guarded gbin, gboff, gbout, gbres;
+static guarded gbin, gboff, gbout, gbres, gbdst;
 static int64_t bends[BATCH_MAXN + 1];
 static int64_t bref_out[BATCH_MAXN + 1];
 static pct_result bref_res[BATCH_MAXN];
@@ -207,12 +207,32 @@ static int batch_oracle(const uint8_t *text, size_t n, size_t out0)
     return crossing;
 }
 
+/* Each size and output offset of a batch_offsets or batch_decode call,
+ * against the reference's; 1 if all are the same. */
+static int same_batch_outputs(int wide, size_t n, const uint8_t *outs, const pct_result *res,
+                              const int64_t *ref_outs, const int32_t *ref_outs32,
+                              const pct_result *ref_res)
+{
+    for (size_t i = 0; i < n; i++) {
+        const int64_t o = wide ? ((const int64_t *)(const void *)outs)[i + 1]
+                               : (int64_t)((const int32_t *)(const void *)outs)[i + 1];
+        const int64_t r = wide ? ref_outs[i + 1] : ref_outs32[i + 1];
+        if (!CHECK_RESULT(res[i], ref_res[i].status, ref_res[i].count) || !CHECK_EQ(o, r)) {
+            printf("    string %zu of %zu (input end %lld)\n", i, n, (long long)bends[i + 1]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* im->batch_offsets on text cut at bends[0..n], both offset widths, the
  * offsets starting at base, against the scalar reference's (itself checked
  * against batch_oracle): the same answer and, when 0, every size and output
  * offset. The text, the offsets and the outputs sit flush against guard
  * pages, at their end or at their start (out_offsets[0], which must not be
- * touched, then in the guard page). */
+ * touched, then in the guard page). An implementation's batch_decode too,
+ * with flags 0 or PCT_PLUS: the same, and the decoder's result and output
+ * those of the scalar decoder on the whole text. */
 static void compare_batch_offsets(const pct_impl *im, const uint8_t *text, size_t n, int64_t base,
                                   const char *what)
 {
@@ -253,19 +273,24 @@ static void compare_batch_offsets(const pct_impl *im, const uint8_t *text, size_
         if (at_end)
             memset(outs, 0xA5, width);
         const int got = im->batch_offsets(in, offs, wide, n, out0, outs, res);
-        if (!CHECK_EQ(got, ref) || got)
-            continue;
+        if (CHECK_EQ(got, ref) && !got)
+            same_batch_outputs(wide, n, outs, res, ref_outs, ref_outs32, ref_res);
         if (at_end)
             CHECK(outs[0] == 0xA5 && outs[width - 1] == 0xA5);
-        for (size_t i = 0; i < n; i++) {
-            const int64_t o =
-                wide ? ((int64_t *)(void *)outs)[i + 1] : (int64_t)((int32_t *)(void *)outs)[i + 1];
-            const int64_t r = wide ? ref_outs[i + 1] : ref_outs32[i + 1];
-            if (!CHECK_RESULT(res[i], ref_res[i].status, ref_res[i].count) || !CHECK_EQ(o, r)) {
-                printf("    string %zu of %zu (input end %lld)\n", i, n, (long long)bends[i + 1]);
-                break;
-            }
-        }
+        if (im->batch_decode == NULL)
+            continue;
+        static uint8_t want[PCT_BATCH_CHUNK];
+        const unsigned flags = rng_chance(50) ? PCT_PLUS : 0;
+        const pct_result w = pct_scalar_decode(text, len, want, NULL, flags, NULL);
+        uint8_t *dst = guarded_place(&gbdst, len, at_end);
+        pct_result decoded = {PCT_INVALID_ARGUMENT, SIZE_MAX};
+        const int both = im->batch_decode(in, offs, wide, n, dst, flags, &decoded, out0, outs, res);
+        if (CHECK_RESULT(decoded, w.status, w.count))
+            CHECK_MEM(want, w.count, dst, decoded.count);
+        if (CHECK_EQ(both, ref) && !both)
+            same_batch_outputs(wide, n, outs, res, ref_outs, ref_outs32, ref_res);
+        if (at_end)
+            CHECK(outs[0] == 0xA5 && outs[width - 1] == 0xA5);
     }
 }
 
@@ -389,6 +414,7 @@ int main(void)
     gboff = guarded_alloc((BATCH_MAXN + 1) * sizeof(int64_t));
     gbout = guarded_alloc((BATCH_MAXN + 1) * sizeof(int64_t));
     gbres = guarded_alloc(BATCH_MAXN * sizeof(pct_result));
+    gbdst = guarded_alloc(PCT_BATCH_CHUNK);
     pct_set_clear(&keep_ascii);
     pct_set_add_chars(&keep_ascii, ";/?:@&=+$,#%");
 
@@ -433,5 +459,6 @@ int main(void)
     guarded_free(&gboff);
     guarded_free(&gbout);
     guarded_free(&gbres);
+    guarded_free(&gbdst);
     return check_done();
 }

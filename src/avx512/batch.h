@@ -1,14 +1,13 @@
-/* avx512/batch.h - pct_batch_offsets for AVX-512 (avx512/find.c), 8
- * strings at a time.
+/* avx512/batch.h - pct_batch_offsets for AVX-512 (avx512/find.c), and the
+ * offsets of pct_batch_decode (avx512/batch_decode.c), 8 strings at a time.
  *
  * The chunk's map: masks[w], the '%' of bytes 64w..64w+63 (bit k for byte
  * 64w + k), and aux[w], the count of '%' before byte 64w, shifted left by
  * 2, with bit 1 set if byte 64w - 1 is a '%' and bit 0 if byte 64w - 1 or
  * 64w - 2 is one (so that bit k of masks[w] << 1 | masks[w] << 2 |
  * (aux[w] & 3) says that a string ending at 64w + k has a '%' in its last
- * two bytes). Built in two passes: the masks, then the counts 8 words at a
- * time (the popcounts from a nibble table: AVX-512 VPOPCNTDQ is not among
- * the features this implementation requires).
+ * two bytes). Built in two passes: the masks (or the decoder keeps them),
+ * then the counts 8 words at a time.
  *
  * The strings' ends are sorted, so 8 of them up to ~1000 bytes long fall
  * within 16 words of the map, which two loads and a vpermt2q give each of
@@ -38,30 +37,12 @@ typedef struct batch_map {
     alignas(64) uint64_t aux[BATCH_ARRAY];
 } batch_map;
 
-/* The bits set in each 64-bit lane. */
-PCT_BLOCK_INLINE __m512i batch_popcount64(__m512i v)
+/* The map of a chunk of len <= PCT_BATCH_CHUNK bytes whose masks are
+ * written: its words past the chunk (whole groups and a window) zeroed,
+ * its counts. */
+PCT_BLOCK_INLINE void batch_map_count(batch_map *m, size_t len)
 {
-    const __m512i nibble_bits =
-        _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
-    const __m512i low = _mm512_set1_epi8(0x0F);
-    const __m512i lo = _mm512_shuffle_epi8(nibble_bits, _mm512_and_si512(v, low));
-    const __m512i hi =
-        _mm512_shuffle_epi8(nibble_bits, _mm512_and_si512(_mm512_srli_epi64(v, 4), low));
-    return _mm512_sad_epu8(_mm512_add_epi8(lo, hi), _mm512_setzero_si512());
-}
-
-/* The map of src[0..len), len <= PCT_BATCH_CHUNK, its words past the chunk
- * (whole groups and a window) zero. */
-PCT_BLOCK_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t len)
-{
-    const size_t whole = len / 64;
-    size_t w = 0;
-    for (; w < whole; w++)
-        m->masks[w] = block_eq(block_load(src + 64 * w), '%');
-    if (len % 64) {
-        m->masks[w] = block_eq(block_load_n(src + 64 * w, len % 64), '%');
-        w++;
-    }
+    const size_t w = (len + 63) / 64;
     const size_t groups = w / 8 + 1; /* one word at least past the chunk */
     memset(m->masks + w, 0, (8 * groups + BATCH_WINDOW - w) * sizeof(uint64_t));
 
@@ -71,7 +52,7 @@ PCT_BLOCK_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t l
         const __m512i bits = _mm512_load_si512((const void *)(m->masks + 8 * g));
         const __m512i before_bits = _mm512_alignr_epi64(bits, prev, 7); /* of word w - 1 */
         prev = bits;
-        const __m512i count = batch_popcount64(bits);
+        const __m512i count = _mm512_popcnt_epi64(bits);
         /* inclusive sums over the lanes; the carry's chain is one add */
         __m512i sum = _mm512_add_epi64(count, _mm512_alignr_epi64(count, zero, 7));
         sum = _mm512_add_epi64(sum, _mm512_alignr_epi64(sum, zero, 6));
@@ -84,6 +65,17 @@ PCT_BLOCK_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t l
         carry = _mm512_add_epi64(carry, _mm512_permutexvar_epi64(last_lane, sum));
     }
     memset(m->aux + 8 * groups, 0, BATCH_WINDOW * sizeof(uint64_t));
+}
+
+/* The map of src[0..len), len <= PCT_BATCH_CHUNK. */
+PCT_BLOCK_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t len)
+{
+    const size_t whole = len / 64;
+    for (size_t w = 0; w < whole; w++)
+        m->masks[w] = block_eq(block_load(src + 64 * w), '%');
+    if (len % 64)
+        m->masks[whole] = block_eq(block_load_n(src + 64 * whole, len % 64), '%');
+    batch_map_count(m, len);
 }
 
 /* The strings' sizes and output offsets from the map, 8 at a time where a
@@ -127,7 +119,8 @@ PCT_BLOCK_INLINE int batch_strings(int wide, const batch_map *m, const void *off
             aux = _mm512_i64gather_epi64(w, (const void *)m->aux, 8);
         }
         const __m512i within = _mm512_andnot_si512(_mm512_sllv_epi64(ones, k), bits);
-        const __m512i count = _mm512_add_epi64(_mm512_srli_epi64(aux, 2), batch_popcount64(within));
+        const __m512i count =
+            _mm512_add_epi64(_mm512_srli_epi64(aux, 2), _mm512_popcnt_epi64(within));
         const __m512i out =
             _mm512_sub_epi64(_mm512_add_epi64(out0v, end), _mm512_add_epi64(count, count));
         const __m512i near =

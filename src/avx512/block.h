@@ -1,6 +1,6 @@
 /* avx512/block.h - the 64-byte block primitives of the shared kernel bodies
- * (kernel/<op>_body.h) for AVX-512 F, BW, VL, VBMI and VBMI2: a block is one
- * zmm register, a byte mask one 64-bit word.
+ * (kernel/<op>_body.h) for AVX-512 F, BW, VL, VBMI, VBMI2 and VPOPCNTDQ: a
+ * block is one zmm register, a byte mask one 64-bit word.
  *
  * Partial blocks are masked loads and stores, which fault on no byte outside
  * the mask, so the first and last bytes of any input never need the scalar

@@ -17,7 +17,7 @@
 #define DECODE_ONE_SHOT(name, flags_known, dense_runs)                                             \
     __attribute__((noinline)) static pct_result name(const uint8_t *src, size_t len, uint8_t *dst) \
     {                                                                                              \
-        return decode_body(src, len, dst, NULL, flags_known, NULL, dense_runs);                    \
+        return decode_body(src, len, dst, NULL, flags_known, NULL, dense_runs, NULL);              \
     }
 DECODE_ONE_SHOT(decode_plain_short, 0, 0)
 DECODE_ONE_SHOT(decode_plain, 0, 1)
@@ -32,7 +32,7 @@ DECODE_ONE_SHOT(decode_strict_utf8, PCT_STRICT | PCT_UTF8, 1)
     __attribute__((noinline)) static pct_result name(const uint8_t *src, size_t len, uint8_t *dst, \
                                                      const pct_set *keep)                          \
     {                                                                                              \
-        return decode_body(src, len, dst, keep, flags_known, NULL, 0);                             \
+        return decode_body(src, len, dst, keep, flags_known, NULL, 0, NULL);                       \
     }
 DECODE_KEEP_SHORT(decode_keep_utf8_short, PCT_UTF8)
 DECODE_KEEP_SHORT(decode_keep_form_utf8_short, PCT_PLUS | PCT_UTF8)
@@ -41,7 +41,7 @@ __attribute__((noinline)) static pct_result decode_any(const uint8_t *src, size_
                                                        const pct_set *keep, unsigned flags,
                                                        size_t *consumed)
 {
-    return decode_body(src, len, dst, keep, flags, consumed, 1);
+    return decode_body(src, len, dst, keep, flags, consumed, 1, NULL);
 }
 
 pct_result pct_avx512_decode(const uint8_t *src, size_t len, uint8_t *dst, const pct_set *keep,

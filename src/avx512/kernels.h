@@ -8,5 +8,6 @@ PCT_DECLARE_KERNELS(avx512);
 pct_validate_utf8_fn pct_avx512_validate_utf8;
 pct_find_all_fn pct_avx512_find_all;
 pct_batch_offsets_fn pct_avx512_batch_offsets;
+pct_batch_decode_fn pct_avx512_batch_decode;
 
 #endif /* PCT_AVX512_KERNELS_H */

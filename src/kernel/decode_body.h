@@ -26,6 +26,10 @@
  * compaction, while they stay so. Text with literal bytes in every block
  * never enters it; a run that ends costs one failed attempt.
  *
+ * A batch of strings decoded as one buffer (avx512/batch_decode.c) keeps
+ * each block's '%' mask (percent_words[i / 64]): its strings' output sizes
+ * are counted from them, so the bytes are compared with '%' once.
+ *
  * In place (dst == src): a block's output starts no later than its input
  * and is no longer, and all its input is loaded before it is stored.
  */
@@ -99,12 +103,13 @@ __attribute__((noinline)) static pct_dense_end decode_dense(const uint8_t *src, 
  * else the last, partial one). Returns 1 when the scalar routine must take
  * over at i instead (nothing of the block is written), else 0 with the
  * block's output written and the carries and UTF-8 tail updated; *n: the
- * bytes written. */
+ * bytes written; *percents_out (unless NULL): the block's '%' mask. */
 PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int full,
                                   const pct_set *keep, unsigned flags,
                                   const pct_block_tables *tables, pct_block_set kept_set,
                                   uint8_t **out, uint64_t *carry, uint64_t *kept_carry,
-                                  pct_block *tail, pct_decode_point *p, size_t *n)
+                                  pct_block *tail, pct_decode_point *p, size_t *n,
+                                  uint64_t *percents_out)
 {
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
     const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
@@ -113,6 +118,8 @@ PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int 
         scan_full_block(&b, src + i, tables);
     else
         scan_block(&b, src + i, len - i, tables);
+    if (percents_out)
+        *percents_out = b.percents;
     uint64_t escapes = b.escapes;
     const pct_block bytes = b.bytes;
     uint64_t kept = 0;
@@ -146,10 +153,14 @@ PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int 
 }
 
 /* dense_runs: try block_decode_dense after a block of escapes only (worth
- * its per-block test and its call only on long inputs). */
+ * its per-block test and its call only on long inputs). percent_words:
+ * NULL, or where each block's '%' mask goes (a word per 64 bytes of src);
+ * only with dense_runs 0 and no flag that can hand over to the scalar
+ * routine (0 or PCT_PLUS, no keep), so that every block starts at a
+ * multiple of 64. */
 PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t *dst,
                                         const pct_set *keep, unsigned flags, size_t *consumed,
-                                        int dense_runs)
+                                        int dense_runs, uint64_t *percent_words)
 {
     const int final = consumed == NULL;
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
@@ -172,7 +183,8 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
          * its length here is its speed. */
         while (len - i >= 64 + PCT_SCAN_AHEAD) {
             if (decode_block(src, len, i, 1, keep, flags, &tables, kept_set, &out, &carry,
-                             &kept_carry, &tail, &p, &n))
+                             &kept_carry, &tail, &p, &n,
+                             percent_words ? percent_words + i / 64 : NULL))
                 goto hand_over;
             i += 64;
             window = PCT_WINDOW_MIN;
@@ -196,7 +208,8 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
         /* The last bytes: partial blocks, masked loads and stores. */
         while (i < len) {
             if (decode_block(src, len, i, 0, keep, flags, &tables, kept_set, &out, &carry,
-                             &kept_carry, &tail, &p, &n))
+                             &kept_carry, &tail, &p, &n,
+                             percent_words ? percent_words + i / 64 : NULL))
                 goto hand_over;
             i += 64;
             window = PCT_WINDOW_MIN;

@@ -14,5 +14,5 @@
 #define NEON_REQUIRED PCT_CPU_NEON
 #endif
 
-PCT_IMPL_DESCRIPTOR(NEON_IMPL, neon, NEON_NAME, NEON_REQUIRED, NULL, NULL,
-                    pct_scalar_batch_offsets);
+PCT_IMPL_DESCRIPTOR(NEON_IMPL, neon, NEON_NAME, NEON_REQUIRED, NULL, NULL, pct_scalar_batch_offsets,
+                    NULL);

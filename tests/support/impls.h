@@ -47,7 +47,7 @@ static inline void test_cpu_feature_names(uint32_t bits, char *buf, size_t size)
     } names[] = {
         {PCT_CPU_SSE42, "SSE4.2/SSSE3/POPCNT"},
         {PCT_CPU_AVX2, "AVX2/BMI1/BMI2 with YMM state saved by the OS"},
-        {PCT_CPU_AVX512, "AVX-512 F/BW/VL/VBMI/VBMI2 with ZMM state saved by the OS"},
+        {PCT_CPU_AVX512, "AVX-512 F/BW/VL/VBMI/VBMI2/VPOPCNTDQ with ZMM state saved by the OS"},
         {PCT_CPU_NEON, "AArch64 NEON"},
     };
     size_t used = 0;
