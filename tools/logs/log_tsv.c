@@ -14,6 +14,7 @@ static const char *const default_fields[] = {"format", "remote", "time",  "metho
 #define TABLE_MAX_FIELDS 64
 static char table_list[1024]; /* --fields, read-only once the threads start */
 static const char *table_names[TABLE_MAX_FIELDS];
+static struct span table_spans[TABLE_MAX_FIELDS]; /* the same, with their lengths */
 static int table_count;
 /* What each column is, found once: the request's parts, or a field. */
 enum column {
@@ -39,6 +40,7 @@ static void table_columns_find(void)
     for (int i = 0; i < table_count; i++) {
         const char *name = table_names[i];
         size_t len = strlen(name);
+        table_spans[i] = span_of(name, name + len);
         table_columns[i] = COL_FIELD;
         for (int k = 1; k < (int)(sizeof parts / sizeof *parts); k++)
             if (strcmp(name, parts[k]) == 0)
@@ -152,11 +154,11 @@ static void table_null(struct worker *w)
         put_raw(w, "\\N", 2);
 }
 
-/* A column's field: by its name, or in JSON lines by the usual keys. */
-static const struct log_field *table_find(const struct log_record *r, const char *name)
+/* Column i's field: by its name, or in JSON lines by the usual keys. */
+static const struct log_field *table_find(const struct log_record *r, int i)
 {
-    const struct log_field *f = record_find(r, name);
-    return f == NULL && r->format == LF_JSON ? json_line_field(r, name) : f;
+    const struct log_field *f = record_find_span(r, table_spans[i]);
+    return f == NULL && r->format == LF_JSON ? json_line_field(r, table_names[i]) : f;
 }
 
 /* The URL-bearing field of a record and its target. */
@@ -179,12 +181,13 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
     return NULL;
 }
 
-/* Puts the value of a request-derived column; 0 if it is not one. */
-static int table_url_part(struct worker *w, const struct log_record *r, const char *name, int which)
+/* Puts the value of column i if it is request-derived; 0 if it is not. */
+static int table_url_part(struct worker *w, const struct log_record *r, int i)
 {
+    const int which = table_columns[i];
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
-    const struct log_field *plain = table_find(r, name);
+    const struct log_field *plain = table_find(r, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
         if (span_is(plain->v, "-") || plain->v.n == 0) {
             table_null(w);
@@ -236,8 +239,9 @@ static int table_url_part(struct worker *w, const struct log_record *r, const ch
 }
 
 static void table_column(struct worker *w, const char *s, size_t n, const struct log_record *r,
-                         const char *name, int column)
+                         int i)
 {
+    const int column = table_columns[i];
     if (column == COL_FORMAT) {
         put_str(w, log_format_name(r->format));
         return;
@@ -246,14 +250,14 @@ static void table_column(struct worker *w, const char *s, size_t n, const struct
         table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
         return;
     }
-    if (table_url_part(w, r, name, column))
+    if (table_url_part(w, r, i))
         return;
     if (column == COL_ISO) {
-        size_t len = strlen(name);
-        for (int i = 0; i < r->n; i++) {
-            const struct log_field *f = &r->f[i];
-            if (f->kind == K_TIME && f->name.n == len - 4 &&
-                memcmp(f->name.p, name, len - 4) == 0) {
+        const struct span name = table_spans[i];
+        for (int k = 0; k < r->n; k++) {
+            const struct log_field *f = &r->f[k];
+            if (f->kind == K_TIME && f->name.n == name.n - 4 &&
+                memcmp(f->name.p, name.p, name.n - 4) == 0) {
                 char iso[LOG_ISO_MAX];
                 const struct log_field *d =
                     span_is(f->name, "time") ? record_find(r, "date") : NULL;
@@ -267,7 +271,7 @@ static void table_column(struct worker *w, const char *s, size_t n, const struct
             }
         }
     }
-    const struct log_field *f = table_find(r, name);
+    const struct log_field *f = table_find(r, i);
     if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
         table_null(w);
         return;
@@ -284,7 +288,7 @@ void table_record(struct worker *w, const char *s, size_t n, const struct log_re
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
-        table_column(w, s, n, r, table_names[i], table_columns[i]);
+        table_column(w, s, n, r, i);
     }
 }
 
