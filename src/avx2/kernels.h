@@ -8,5 +8,6 @@ PCT_DECLARE_KERNELS(avx2);
 pct_validate_utf8_fn pct_avx2_validate_utf8;
 pct_find_all_fn pct_avx2_find_all;
 pct_batch_offsets_fn pct_avx2_batch_offsets;
+pct_batch_decode_fn pct_avx2_batch_decode;
 
 #endif /* PCT_AVX2_KERNELS_H */

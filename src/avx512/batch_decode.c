@@ -27,9 +27,7 @@ int pct_avx512_batch_decode(const uint8_t *src, const void *offsets, int wide, s
                             void *out_offsets, pct_result *results)
 {
     batch_map m;
-    const size_t len =
-        wide ? (size_t)(((const int64_t *)offsets)[n] - ((const int64_t *)offsets)[0])
-             : (size_t)(((const int32_t *)offsets)[n] - ((const int32_t *)offsets)[0]);
+    const size_t len = batch_chunk_len(offsets, wide, n);
     *decoded = flags & PCT_PLUS ? decode_form_mapped(src, len, dst, m.masks)
                                 : decode_mapped(src, len, dst, m.masks);
     batch_map_count(&m, len);

@@ -35,27 +35,33 @@ PCT_BATCH_INLINE void batch_map_word(batch_map *m, size_t w, uint64_t b, uint64_
     *count += (uint64_t)__builtin_popcountll(b);
 }
 
+/* The map of a chunk of len <= PCT_BATCH_CHUNK bytes whose bits are
+ * written (a decoder that keeps its '%' masks wrote them): the other words. */
+PCT_BATCH_INLINE void batch_map_count(batch_map *m, size_t len)
+{
+    const size_t words = (len + 63) / 64;
+    uint64_t count = 0, prev = 0;
+    for (size_t w = 0; w < words; w++) {
+        const uint64_t b = m->bits[w];
+        batch_map_word(m, w, b, prev, &count);
+        prev = b;
+    }
+    batch_map_word(m, words, 0, prev, &count);
+}
+
 /* The map of src[0..len), len <= PCT_BATCH_CHUNK; the last, partial block
  * from a zero-padded copy (no '%' in the padding). */
 PCT_BATCH_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t len)
 {
     const size_t whole = len / 64;
-    uint64_t count = 0, prev = 0;
-    size_t w = 0;
-    for (; w < whole; w++) {
-        const uint64_t b = batch_percent_block(src + 64 * w);
-        batch_map_word(m, w, b, prev, &count);
-        prev = b;
-    }
+    for (size_t w = 0; w < whole; w++)
+        m->bits[w] = batch_percent_block(src + 64 * w);
     if (len % 64) {
         uint8_t pad[64] = {0};
-        memcpy(pad, src + 64 * w, len % 64);
-        const uint64_t b = batch_percent_block(pad);
-        batch_map_word(m, w, b, prev, &count);
-        prev = b;
-        w++;
+        memcpy(pad, src + 64 * whole, len % 64);
+        m->bits[whole] = batch_percent_block(pad);
     }
-    batch_map_word(m, w, 0, prev, &count);
+    batch_map_count(m, len);
 }
 
 /* The strings' sizes and output offsets from the map: string i ends, in the

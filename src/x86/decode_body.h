@@ -38,6 +38,10 @@
  * longer, and all its input is loaded before anything is stored.
  *
  * pct_normalize is left to the scalar routine.
+ *
+ * A batch of strings decoded as one buffer (x86/batch_decode.h) keeps each
+ * block's '%' mask, which the test for runs of escapes computes anyway, as
+ * the map its strings' output sizes are counted from.
  */
 #include <string.h>
 
@@ -97,8 +101,23 @@ PCT_VEC_INLINE void x86_decode_stop(pct_decode_point *p, size_t i, uint64_t carr
     }
 }
 
+/* The '%' of src[from..len) (the last bytes, fewer than a block and its
+ * digits) into words[from / 64...], from a multiple of 64. */
+PCT_VEC_INLINE void x86_tail_percents(const uint8_t *src, size_t from, size_t len, uint64_t *words)
+{
+    for (size_t w = from / 64; w <= (len - 1) / 64; w++)
+        words[w] = 0;
+    for (size_t k = from; k < len; k++)
+        words[k / 64] |= (uint64_t)(src[k] == '%') << (k % 64);
+}
+
+/* percent_words: NULL, or where each block's '%' mask goes (a word per 64
+ * bytes of src); only with flags 0 or PCT_PLUS, no keep and no consumed,
+ * and then no runs of escapes, so that every block starts at a multiple of
+ * 64. */
 PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_t *dst,
-                                          const pct_set *keep, unsigned flags, size_t *consumed)
+                                          const pct_set *keep, unsigned flags, size_t *consumed,
+                                          uint64_t *percent_words)
 {
     const int final = consumed == NULL;
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
@@ -123,6 +142,8 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
         if (!full && !final)
             break; /* the scalar routine decides what the next bytes may change */
         const uint8_t *s = src + i;
+        if (!full && percent_words)
+            x86_tail_percents(src, i, len, percent_words);
         if (!full) {
             if (!check && !(flags & (PCT_STRICT | PCT_PERCENT_U))) {
                 /* Whole vectors straight from the input while they fit:
@@ -151,7 +172,9 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
             x86_pad_copy(pad, sizeof pad, s, left);
             s = pad;
         }
-        if (full) {
+        if (full && percent_words) {
+            percent_words[i / 64] = x86_percents(s);
+        } else if (full) {
             const size_t from = (size_t)__builtin_popcountll(carry);
             if (((x86_percents(s) >> from) & PCT_X86_DENSE_PERCENTS) == PCT_X86_DENSE_PERCENTS) {
                 size_t j = i + from;
@@ -288,10 +311,10 @@ PCT_VEC_INLINE pct_result x86_decode_body(const uint8_t *src, size_t len, uint8_
         if (flags & PCT_INTERNAL_NORMALIZE)                                                        \
             return pct_scalar_decode(src, len, dst, keep, flags, consumed);                        \
         if (keep == NULL && flags == 0)                                                            \
-            return x86_decode_body(src, len, dst, NULL, 0, consumed);                              \
+            return x86_decode_body(src, len, dst, NULL, 0, consumed, NULL);                        \
         if (keep == NULL && flags == PCT_PLUS)                                                     \
-            return x86_decode_body(src, len, dst, NULL, PCT_PLUS, consumed);                       \
+            return x86_decode_body(src, len, dst, NULL, PCT_PLUS, consumed, NULL);                 \
         if (keep == NULL && flags == (PCT_STRICT | PCT_UTF8))                                      \
-            return x86_decode_body(src, len, dst, NULL, PCT_STRICT | PCT_UTF8, consumed);          \
-        return x86_decode_body(src, len, dst, keep, flags, consumed);                              \
+            return x86_decode_body(src, len, dst, NULL, PCT_STRICT | PCT_UTF8, consumed, NULL);    \
+        return x86_decode_body(src, len, dst, keep, flags, consumed, NULL);                        \
     }

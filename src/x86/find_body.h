@@ -91,11 +91,7 @@ PCT_VEC_INLINE void x86_find_all_body(const uint8_t *src, size_t len, const pct_
 /* The '%' of the 64 bytes at s (kernel/batch_body.h). */
 PCT_VEC_INLINE uint64_t batch_percent_block(const uint8_t *s)
 {
-    const pct_vec percent = vec_set1('%');
-    uint64_t m = 0;
-    for (int k = 0; k < PCT_VECS; k++)
-        m |= vec_block_bits(vec_mask(vec_eq8(vec_load(s + k * PCT_VEC_W), percent)), k);
-    return m;
+    return x86_percents(s);
 }
 
 #include "kernel/batch_body.h"

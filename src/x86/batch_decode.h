@@ -1,0 +1,35 @@
+/* x86/batch_decode.h - pct_batch_decode of the x86 implementations without
+ * AVX-512 (SSE4.2, AVX2), written once over the ISA's vec.h (included
+ * first): a chunk of a lenient batch decoded as one buffer by
+ * x86/decode_body.h, which keeps each block's '%' mask as the map of
+ * kernel/batch_body.h (through x86/find_body.h), so that the chunk's bytes
+ * are compared with '%' once. */
+#include "x86/decode_body.h"
+#include "x86/find_body.h"
+
+/* One copy of the decoder per flag (0, PCT_PLUS), as pct_<isa>_decode has. */
+__attribute__((noinline)) static pct_result x86_decode_mapped(const uint8_t *src, size_t len,
+                                                              uint8_t *dst, uint64_t *words)
+{
+    return x86_decode_body(src, len, dst, NULL, 0, NULL, words);
+}
+
+__attribute__((noinline)) static pct_result x86_decode_form_mapped(const uint8_t *src, size_t len,
+                                                                   uint8_t *dst, uint64_t *words)
+{
+    return x86_decode_body(src, len, dst, NULL, PCT_PLUS, NULL, words);
+}
+
+#define PCT_X86_DEFINE_BATCH_DECODE(isa)                                                           \
+    int pct_##isa##_batch_decode(const uint8_t *src, const void *offsets, int wide, size_t n,      \
+                                 uint8_t *dst, unsigned flags, pct_result *decoded, size_t out0,   \
+                                 void *out_offsets, pct_result *results)                           \
+    {                                                                                              \
+        batch_map m;                                                                               \
+        const size_t len = batch_chunk_len(offsets, wide, n);                                      \
+        *decoded = flags & PCT_PLUS ? x86_decode_form_mapped(src, len, dst, m.bits)                \
+                                    : x86_decode_mapped(src, len, dst, m.bits);                    \
+        batch_map_count(&m, len);                                                                  \
+        return wide ? batch_strings(1, &m, offsets, n, out0, out_offsets, results)                 \
+                    : batch_strings(0, &m, offsets, n, out0, out_offsets, results);                \
+    }
