@@ -154,11 +154,61 @@ static void table_null(struct worker *w)
         put_raw(w, "\\N", 2);
 }
 
-/* Column i's field: by its name, or in JSON lines by the usual keys. */
-static const struct log_field *table_find(const struct log_record *r, int i)
+/* What the columns of one record look up, found once per record: its
+ * fields by name (open addressing: a column's field is then one probe, not
+ * a pass over the fields) and its request target. */
+#define ROW_SLOTS 128 /* more than LOG_RECORD_MAX, a power of 2 */
+struct table_row {
+    const struct log_record *r;
+    unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
+    int url_found;                 /* 1 once url, target and rest are known */
+    const struct log_field *url;
+    struct span target, rest;
+};
+
+static unsigned name_slot(struct span name)
 {
-    const struct log_field *f = record_find_span(r, table_spans[i]);
-    return f == NULL && r->format == LF_JSON ? json_line_field(r, table_names[i]) : f;
+    return ((unsigned)name.n * 31u + (unsigned char)name.p[0] * 7u +
+            (unsigned char)name.p[name.n - 1]) &
+           (ROW_SLOTS - 1);
+}
+
+static void row_start(struct table_row *row, const struct log_record *r)
+{
+    row->r = r;
+    row->url_found = 0;
+    memset(row->slot, 0, sizeof row->slot);
+    for (int i = 0; i < r->n; i++) {
+        const struct span name = r->f[i].name;
+        if (name.n == 0)
+            continue;
+        unsigned h = name_slot(name);
+        int taken = 0; /* the first field of a name is the one found */
+        for (; row->slot[h] != 0 && !taken; h = (h + 1) & (ROW_SLOTS - 1)) {
+            const struct span other = r->f[row->slot[h] - 1].name;
+            taken = other.n == name.n && memcmp(other.p, name.p, name.n) == 0;
+        }
+        if (!taken)
+            row->slot[h] = (unsigned char)(i + 1);
+    }
+}
+
+/* The first field named name, or NULL (record_find_span). */
+static const struct log_field *row_field(const struct table_row *row, struct span name)
+{
+    for (unsigned h = name_slot(name); row->slot[h] != 0; h = (h + 1) & (ROW_SLOTS - 1)) {
+        const struct log_field *f = &row->r->f[row->slot[h] - 1];
+        if (f->name.n == name.n && memcmp(f->name.p, name.p, name.n) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* Column i's field: by its name, or in JSON lines by the usual keys. */
+static const struct log_field *table_find(const struct table_row *row, int i)
+{
+    const struct log_field *f = row_field(row, table_spans[i]);
+    return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, table_names[i]) : f;
 }
 
 /* The URL-bearing field of a record and its target. */
@@ -182,12 +232,12 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
 }
 
 /* Puts the value of column i if it is request-derived; 0 if it is not. */
-static int table_url_part(struct worker *w, const struct log_record *r, int i)
+static int table_url_part(struct worker *w, struct table_row *row, int i)
 {
     const int which = table_columns[i];
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
-    const struct log_field *plain = table_find(r, i);
+    const struct log_field *plain = table_find(row, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
         if (span_is(plain->v, "-") || plain->v.n == 0) {
             table_null(w);
@@ -204,8 +254,12 @@ static int table_url_part(struct worker *w, const struct log_record *r, int i)
             table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
         return 1;
     }
-    struct span target, rest;
-    const struct log_field *f = record_url(r, &target, &rest);
+    if (!row->url_found) {
+        row->url = record_url(row->r, &row->target, &row->rest);
+        row->url_found = 1;
+    }
+    const struct log_field *f = row->url;
+    const struct span target = row->target, rest = row->rest;
     if (f == NULL) {
         table_null(w);
         return 1;
@@ -238,9 +292,9 @@ static int table_url_part(struct worker *w, const struct log_record *r, int i)
     return 1;
 }
 
-static void table_column(struct worker *w, const char *s, size_t n, const struct log_record *r,
-                         int i)
+static void table_column(struct worker *w, const char *s, size_t n, struct table_row *row, int i)
 {
+    const struct log_record *r = row->r;
     const int column = table_columns[i];
     if (column == COL_FORMAT) {
         put_str(w, log_format_name(r->format));
@@ -250,7 +304,7 @@ static void table_column(struct worker *w, const char *s, size_t n, const struct
         table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
         return;
     }
-    if (table_url_part(w, r, i))
+    if (table_url_part(w, row, i))
         return;
     if (column == COL_ISO) {
         const struct span name = table_spans[i];
@@ -271,7 +325,7 @@ static void table_column(struct worker *w, const char *s, size_t n, const struct
             }
         }
     }
-    const struct log_field *f = table_find(r, i);
+    const struct log_field *f = table_find(row, i);
     if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
         table_null(w);
         return;
@@ -285,10 +339,12 @@ static void table_column(struct worker *w, const char *s, size_t n, const struct
 
 void table_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
 {
+    struct table_row row;
+    row_start(&row, r);
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
-        table_column(w, s, n, r, i);
+        table_column(w, s, n, &row, i);
     }
 }
 
