@@ -7,6 +7,7 @@ Prints one line per failed check, then "N passed, M failed"; exits 1 if any
 check failed, 2 on bad usage. Python 3 standard library only. Cross builds:
 MESON_EXE_WRAPPER (or PCT_EXE_WRAPPER) runs the binary, as in test_cli.py.
 """
+import fcntl
 import json
 import os
 import random
@@ -153,6 +154,29 @@ def test_threads():
                 out = piped(mode + ["--threads", "3", "--chunk-size", "8k"], blob)
                 check(label + " (same as 1 thread)", out == ref,
                       "%d vs %d bytes" % (len(out), len(ref)))
+
+
+def test_pipe_size():
+    """A pipe on stdin is widened to 1 MiB (where the system lets an
+    unprivileged process): the writer runs ahead, a read takes a chunk."""
+    with open("/proc/sys/fs/pipe-max-size") as f:
+        limit = int(f.read())
+    r, w = os.pipe()
+    before = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+    proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "2"], stdin=r,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(r)
+    os.write(w, line("/first") + b"\n")
+    first = proc.stdout.readline()  # a live input's first line comes at once: the pipe is open
+    size = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+    os.write(w, line("/second") + b"\n")
+    os.close(w)
+    rest, err = proc.communicate(timeout=60)
+    check("pipe: first line as it came", b"GET /first " in first, short(first))
+    check("pipe: the rest, exit 0", proc.returncode == 0 and b"GET /second " in rest, short(err))
+    want = 1 << 20 if limit >= 1 << 20 else before
+    check("pipe: widened to 1 MiB (%d before, pipe-max-size %d)" % (before, limit), size == want,
+          "%d bytes" % size)
 
 
 def piped(args, data, seed=7):
@@ -694,7 +718,7 @@ def test_stats():
 
 GROUPS = {"lines": test_lines, "threads": test_threads, "blocks": test_blocks, "sample": test_sample,
           "decoding": test_decoding, "json": test_json, "usage": test_usage, "stats": test_stats,
-          "shapes": test_shapes}
+          "shapes": test_shapes, "pipe": test_pipe_size}
 
 
 def set_pct(path):
