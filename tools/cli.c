@@ -1,7 +1,8 @@
 /* cli.c - what the commands of the pct tool share. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* F_SETPIPE_SZ */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ void cli_output_start(struct cli_output *o, const char *prog, const char *unit, 
 #ifdef SIGPIPE
     signal(SIGPIPE, SIG_IGN);
 #endif
+    cli_widen_pipe(fd);
     current_output = o;
 }
 
@@ -134,6 +136,17 @@ void cli_use_implementation(const char *prog, const char *name)
     cli_print_implementations(stderr);
     fputs(")\n", stderr);
     exit(CLI_EXIT_TROUBLE);
+}
+
+void cli_widen_pipe(int fd)
+{
+#if defined(F_SETPIPE_SZ)
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+        (void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+    (void)fd;
+#endif
 }
 
 int cli_is_output_file(const struct stat *st)

@@ -871,6 +871,8 @@ static void process_input(struct run *run, const struct invocation *inv)
     struct stat in;
     if (inv->string_count == 0 && fstat(STDIN_FILENO, &in) == 0 && cli_is_output_file(&in))
         die("standard input: input file is output file");
+    if (inv->string_count == 0)
+        cli_widen_pipe(STDIN_FILENO);
 #ifdef _WIN32
     _setmode(_fileno(stdin), _O_BINARY);
     _setmode(_fileno(stdout), _O_BINARY);

@@ -6,6 +6,7 @@ Usage: test_cli.py PATH_TO_PCT [GROUP...]   (no GROUP: all of them)
 Prints one line per failed check, then "N passed, M failed"; exits 1 if any
 check failed, 2 on bad usage. Python 3 standard library only.
 """
+import fcntl
 import os
 import random
 import re
@@ -173,6 +174,29 @@ def test_lines():
         data = random_bytes(rng, rng.randrange(0, 200), alphabet)
         expect("random lines encode #%d" % i, ["encode"], data,
                out=per_line(lambda c: ref_encode(c, SETS["component"]), data))
+
+
+def test_pipe_size():
+    """Pipes on stdin and stdout are widened to 1 MiB (where the system lets
+    an unprivileged process), a line still decoded as soon as it comes."""
+    with open("/proc/sys/fs/pipe-max-size") as f:
+        limit = int(f.read())
+    r, w = os.pipe()
+    before = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+    proc = subprocess.Popen(WRAPPER + [PCT, "decode"], stdin=r, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    os.close(r)
+    os.write(w, b"a%20b\n")
+    first = proc.stdout.readline()
+    sizes = (fcntl.fcntl(w, fcntl.F_GETPIPE_SZ), fcntl.fcntl(proc.stdout.fileno(), fcntl.F_GETPIPE_SZ))
+    os.write(w, b"%41\n")
+    os.close(w)
+    rest, err = proc.communicate(timeout=60)
+    check("pipe: a line as it came, then the rest", first == b"a b\n" and rest == b"A\n"
+          and proc.returncode == 0, short(first + rest + err))
+    want = 1 << 20 if limit >= 1 << 20 else before
+    check("pipe: stdin and stdout widened (%d before, pipe-max-size %d)" % (before, limit),
+          sizes == (want, want), "%r" % (sizes,))
 
 
 def test_whole():
@@ -652,6 +676,7 @@ def test_proxy():
 GROUPS = {
     "strings": test_strings,
     "lines": test_lines,
+    "pipe": test_pipe_size,
     "whole": test_whole,
     "zero": test_zero,
     "binary": test_binary,

@@ -157,8 +157,9 @@ def test_threads():
 
 
 def test_pipe_size():
-    """A pipe on stdin is widened to 1 MiB (where the system lets an
-    unprivileged process): the writer runs ahead, a read takes a chunk."""
+    """Pipes on stdin and stdout are widened to 1 MiB (where the system lets
+    an unprivileged process): the other end runs ahead, a read or a write
+    moves a chunk."""
     with open("/proc/sys/fs/pipe-max-size") as f:
         limit = int(f.read())
     r, w = os.pipe()
@@ -169,14 +170,16 @@ def test_pipe_size():
     os.write(w, line("/first") + b"\n")
     first = proc.stdout.readline()  # a live input's first line comes at once: the pipe is open
     size = fcntl.fcntl(w, fcntl.F_GETPIPE_SZ)
+    out_size = fcntl.fcntl(proc.stdout.fileno(), fcntl.F_GETPIPE_SZ)
     os.write(w, line("/second") + b"\n")
     os.close(w)
     rest, err = proc.communicate(timeout=60)
     check("pipe: first line as it came", b"GET /first " in first, short(first))
     check("pipe: the rest, exit 0", proc.returncode == 0 and b"GET /second " in rest, short(err))
     want = 1 << 20 if limit >= 1 << 20 else before
-    check("pipe: widened to 1 MiB (%d before, pipe-max-size %d)" % (before, limit), size == want,
-          "%d bytes" % size)
+    check("pipe: input widened to 1 MiB (%d before, pipe-max-size %d)" % (before, limit),
+          size == want, "%d bytes" % size)
+    check("pipe: output widened to 1 MiB", out_size == want, "%d bytes" % out_size)
 
 
 def piped(args, data, seed=7):

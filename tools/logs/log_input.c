@@ -1,5 +1,5 @@
 /* log_input.c - opening, reading and checking one input of `pct logs`. */
-#define _GNU_SOURCE /* F_SETPIPE_SZ */
+#define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <fcntl.h>
@@ -201,14 +201,7 @@ int log_input_open(struct log_input *in, const char *name, struct buf *notes)
         return -1;
     }
     in->regular = S_ISREG(st.st_mode);
-#if defined(F_SETPIPE_SZ)
-    /* A pipe of 1 MiB instead of 64 KiB: the writer runs further ahead, and
-     * a read takes a chunk's bytes at once instead of a 64 KiB slice each
-     * (fewer reads and polls, fewer switches between the two processes).
-     * Unprivileged processes may (pipe-max-size); if refused, no matter. */
-    if (S_ISFIFO(st.st_mode))
-        (void)fcntl(in->fd, F_SETPIPE_SZ, 1 << 20);
-#endif
+    cli_widen_pipe(in->fd); /* a pipe: fewer, larger reads (and polls) */
     if (in->regular) {
         /* stdin may have been read before: start where it is. */
         off_t at = lseek(in->fd, 0, SEEK_CUR);
