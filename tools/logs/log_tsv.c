@@ -32,6 +32,9 @@ static unsigned char table_columns[TABLE_MAX_FIELDS];
 /* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a C1
  * lead (and '"', ','). */
 static struct log_scan table_scan[2];
+/* The same and every byte >= 0x80 (which UTF-8 repair may change): a value
+ * with none of them is written as it is. */
+static struct log_scan table_scan_ascii[2];
 
 static void table_columns_find(void)
 {
@@ -50,6 +53,8 @@ static void table_columns_find(void)
     }
     log_scan_init(&table_scan[0], 0x20, 0, "\\\x7f\xc2");
     log_scan_init(&table_scan[1], 0x20, 0, "\\\x7f\xc2\",");
+    log_scan_init(&table_scan_ascii[0], 0x20, 1, "\\\x7f");
+    log_scan_init(&table_scan_ascii[1], 0x20, 1, "\\\x7f\",");
 }
 
 const char *table_fields_set(const char *list)
@@ -146,6 +151,20 @@ static void table_value(struct worker *w, struct span v)
     if (quote)
         *o++ = '"';
     w->out->len = (size_t)(o - w->out->data);
+}
+
+/* A value of text (escapes kept, UTF-8 repaired): most are ASCII with
+ * nothing to escape, written as they are after one scan. */
+static void table_text(struct worker *w, struct span t)
+{
+    const int csv = w->ctx->cfg.table == 'c';
+    if (log_scan_find(&table_scan_ascii[csv], t.p, 0, t.n) == t.n &&
+        !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' '))) {
+        buf_reserve(w->out, t.n + 8); /* and the separator after it, as table_value */
+        put_raw(w, t.p, t.n);
+        return;
+    }
+    table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
 }
 
 static void table_null(struct worker *w)
@@ -251,7 +270,7 @@ static int table_url_part(struct worker *w, struct table_row *row, int i)
                         decode_bytes(w, t.n > 0 && t.p[0] == '?' ? span_of(t.p + 1, t.p + t.n) : t,
                                      &w->ctx->keep_query, query_flags(w)));
         else
-            table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
+            table_text(w, t);
         return 1;
     }
     if (!row->url_found) {
@@ -271,7 +290,7 @@ static int table_url_part(struct worker *w, struct table_row *row, int i)
         if (v.n == 0)
             table_null(w);
         else
-            table_value(w, decode_bytes(w, field_text(w, f, v), &w->ctx->keep_all, 0));
+            table_text(w, field_text(w, f, v));
         return 1;
     }
     struct span u = field_text(w, f, target); /* below, only B_DECODED is written */
@@ -285,7 +304,7 @@ static int table_url_part(struct worker *w, struct table_row *row, int i)
     else if (q == NULL)
         table_null(w);
     else if (w->ctx->cfg.query == Q_KEEP)
-        table_value(w, decode_bytes(w, span_of(q + 1, u.p + u.n), &w->ctx->keep_all, 0));
+        table_text(w, span_of(q + 1, u.p + u.n));
     else
         table_value(
             w, decode_bytes(w, span_of(q + 1, u.p + u.n), &w->ctx->keep_query, query_flags(w)));
@@ -301,7 +320,7 @@ static void table_column(struct worker *w, const char *s, size_t n, struct table
         return;
     }
     if (column == COL_LINE) {
-        table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
+        table_text(w, span_of(s, s + n));
         return;
     }
     if (table_url_part(w, row, i))
@@ -334,7 +353,7 @@ static void table_column(struct worker *w, const char *s, size_t n, struct table
     if (f->kind == K_REFERER && w->ctx->cfg.referer)
         table_value(w, decode_bytes(w, t, path_keep(w), path_flags(w)));
     else
-        table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
+        table_text(w, t);
 }
 
 void table_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
@@ -358,7 +377,7 @@ void table_unparsed(struct worker *w, const char *s, size_t n, int directive)
         if (table_columns[i] == COL_FORMAT)
             put_str(w, directive ? "directive" : "unparsed");
         else if (table_columns[i] == COL_LINE)
-            table_value(w, decode_bytes(w, span_of(s, s + n), &w->ctx->keep_all, 0));
+            table_text(w, span_of(s, s + n));
         else
             table_null(w);
     }
