@@ -67,15 +67,14 @@ PCT_BLOCK_INLINE void batch_map_count(batch_map *m, size_t len)
     memset(m->aux + 8 * groups, 0, BATCH_WINDOW * sizeof(uint64_t));
 }
 
-/* The map of src[0..len), len <= PCT_BATCH_CHUNK. */
-PCT_BLOCK_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t len)
+/* The masks of src[0..len), len <= PCT_BATCH_CHUNK. */
+PCT_BLOCK_INLINE void batch_map_masks(batch_map *m, const uint8_t *src, size_t len)
 {
     const size_t whole = len / 64;
     for (size_t w = 0; w < whole; w++)
         m->masks[w] = block_eq(block_load(src + 64 * w), '%');
     if (len % 64)
         m->masks[whole] = block_eq(block_load_n(src + 64 * whole, len % 64), '%');
-    batch_map_count(m, len);
 }
 
 /* The strings' sizes and output offsets from the map, 8 at a time where a

@@ -26,11 +26,6 @@ int pct_avx512_batch_decode(const uint8_t *src, const void *offsets, int wide, s
                             uint8_t *dst, unsigned flags, pct_result *decoded, size_t out0,
                             void *out_offsets, pct_result *results)
 {
-    batch_map m;
-    const size_t len = batch_chunk_len(offsets, wide, n);
-    *decoded = flags & PCT_PLUS ? decode_form_mapped(src, len, dst, m.masks)
-                                : decode_mapped(src, len, dst, m.masks);
-    batch_map_count(&m, len);
-    return wide ? batch_strings(1, &m, offsets, n, out0, out_offsets, results)
-                : batch_strings(0, &m, offsets, n, out0, out_offsets, results);
+    return batch_decode_body(decode_mapped, decode_form_mapped, src, offsets, wide, n, dst, flags,
+                             decoded, out0, out_offsets, results);
 }

@@ -17,11 +17,11 @@ enum {
     BATCH_WORDS = PCT_BATCH_CHUNK / 64 + 1 /* a chunk's words, and the one its end may fall in */
 };
 
-/* bits[w] bit k: byte 64w + k is a '%'; near[w] bit k: byte 64w + k - 1 or
+/* masks[w] bit k: byte 64w + k is a '%'; near[w] bit k: byte 64w + k - 1 or
  * 64w + k - 2 is one (it would be in the last two bytes of a string ending
  * at 64w + k); before[w]: the '%' before byte 64w. Past the chunk, no bits. */
 typedef struct batch_map {
-    uint64_t bits[BATCH_WORDS];
+    uint64_t masks[BATCH_WORDS];
     uint64_t near[BATCH_WORDS];
     uint64_t before[BATCH_WORDS];
 } batch_map;
@@ -29,39 +29,38 @@ typedef struct batch_map {
 PCT_BATCH_INLINE void batch_map_word(batch_map *m, size_t w, uint64_t b, uint64_t prev,
                                      uint64_t *count)
 {
-    m->bits[w] = b;
+    m->masks[w] = b;
     m->near[w] = b << 1 | b << 2 | prev >> 63 | prev >> 62;
     m->before[w] = *count;
     *count += (uint64_t)__builtin_popcountll(b);
 }
 
-/* The map of a chunk of len <= PCT_BATCH_CHUNK bytes whose bits are
- * written (a decoder that keeps its '%' masks wrote them): the other words. */
+/* The map of a chunk of len <= PCT_BATCH_CHUNK bytes whose masks are
+ * written: the other words. */
 PCT_BATCH_INLINE void batch_map_count(batch_map *m, size_t len)
 {
     const size_t words = (len + 63) / 64;
     uint64_t count = 0, prev = 0;
     for (size_t w = 0; w < words; w++) {
-        const uint64_t b = m->bits[w];
+        const uint64_t b = m->masks[w];
         batch_map_word(m, w, b, prev, &count);
         prev = b;
     }
     batch_map_word(m, words, 0, prev, &count);
 }
 
-/* The map of src[0..len), len <= PCT_BATCH_CHUNK; the last, partial block
- * from a zero-padded copy (no '%' in the padding). */
-PCT_BATCH_INLINE void batch_map_build(batch_map *m, const uint8_t *src, size_t len)
+/* The masks of src[0..len), len <= PCT_BATCH_CHUNK; the last, partial
+ * block from a zero-padded copy (no '%' in the padding). */
+PCT_BATCH_INLINE void batch_map_masks(batch_map *m, const uint8_t *src, size_t len)
 {
     const size_t whole = len / 64;
     for (size_t w = 0; w < whole; w++)
-        m->bits[w] = batch_percent_block(src + 64 * w);
+        m->masks[w] = batch_percent_block(src + 64 * w);
     if (len % 64) {
         uint8_t pad[64] = {0};
         memcpy(pad, src + 64 * whole, len % 64);
-        m->bits[whole] = batch_percent_block(pad);
+        m->masks[whole] = batch_percent_block(pad);
     }
-    batch_map_count(m, len);
 }
 
 /* The strings' sizes and output offsets from the map: string i ends, in the
@@ -77,7 +76,7 @@ PCT_BATCH_INLINE int batch_strings(int wide, const batch_map *m, const void *off
     for (size_t i = 0; i < n; i++) {
         const size_t end = (size_t)((wide ? o64[i + 1] : o32[i + 1]) - base);
         const size_t w = end >> 6, k = end & 63;
-        const uint64_t below = m->bits[w] & ((UINT64_C(1) << k) - 1);
+        const uint64_t below = m->masks[w] & ((UINT64_C(1) << k) - 1);
         const size_t out = out0 + end - 2 * (m->before[w] + (size_t)__builtin_popcountll(below));
         crossing |= m->near[w] >> k;
         results[i].status = PCT_OK;

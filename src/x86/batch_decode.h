@@ -25,11 +25,6 @@ __attribute__((noinline)) static pct_result x86_decode_form_mapped(const uint8_t
                                  uint8_t *dst, unsigned flags, pct_result *decoded, size_t out0,   \
                                  void *out_offsets, pct_result *results)                           \
     {                                                                                              \
-        batch_map m;                                                                               \
-        const size_t len = batch_chunk_len(offsets, wide, n);                                      \
-        *decoded = flags & PCT_PLUS ? x86_decode_form_mapped(src, len, dst, m.bits)                \
-                                    : x86_decode_mapped(src, len, dst, m.bits);                    \
-        batch_map_count(&m, len);                                                                  \
-        return wide ? batch_strings(1, &m, offsets, n, out0, out_offsets, results)                 \
-                    : batch_strings(0, &m, offsets, n, out0, out_offsets, results);                \
+        return batch_decode_body(x86_decode_mapped, x86_decode_form_mapped, src, offsets, wide, n, \
+                                 dst, flags, decoded, out0, out_offsets, results);                 \
     }

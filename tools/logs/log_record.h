@@ -66,7 +66,5 @@ static inline int record_add(struct log_record *r, const char *name, struct span
 }
 /* The first field named name, or NULL. */
 const struct log_field *record_find(const struct log_record *r, const char *name);
-/* The same, the name as a span. */
-const struct log_field *record_find_span(const struct log_record *r, struct span name);
 
 #endif

@@ -212,7 +212,7 @@ static void row_start(struct table_row *row, const struct log_record *r)
     }
 }
 
-/* The first field named name, or NULL (record_find_span). */
+/* The first field named name, or NULL (as record_find). */
 static const struct log_field *row_field(const struct table_row *row, struct span name)
 {
     for (unsigned h = name_slot(name); row->slot[h] != 0; h = (h + 1) & (ROW_SLOTS - 1)) {
