@@ -18,7 +18,9 @@
 #   tsan    clang ThreadSanitizer build; the `pct logs` tests that  build/tsan
 #           run many threads on small chunks
 #   nginx   contrib/nginx/build.sh, then Debian's nginx with the    build/nginx
-#           module on 127.0.0.1 (tests/nginx/test_nginx.py)
+#           module on 127.0.0.1: against `pct path`
+#           (tests/nginx/test_nginx.py), and routing on the path it
+#           forwards (tests/nginx/test_routing.py)
 #
 
 #   release what users and packagers get (scripts/test-release.sh): the
@@ -363,7 +365,7 @@ EOF
 
 step_nginx() {
     banner "nginx: the module in Debian's nginx, on 127.0.0.1 (build/nginx)"
-    local t0 p=0 f=0 note='' out counts
+    local t0 p=0 f=0 note='' out counts script
     t0=$(pct_now_ms)
     if ! out=$(bash contrib/nginx/build.sh build/nginx 2>&1); then
         printf '%s\n' "$out"
@@ -371,18 +373,31 @@ step_nginx() {
     elif [[ ! -x $PCT_RELEASE_DIR/tools/pct ]]; then
         f=1 note="no $PCT_RELEASE_DIR/tools/pct (gcc step)"
     else
-        out=$(python3 tests/nginx/test_nginx.py "$PWD/build/nginx/ngx_http_pct_module.so" \
-            "$PCT_RELEASE_DIR/tools/pct" 2>&1) || true
-        printf '%s\n' "$out"
-        counts=$(tail -n 1 <<<"$out")
-        if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-            p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
-        else
-            f=1 note="test_nginx.py did not finish"
-        fi
+        # test_nginx.py: the module against `pct path`; test_routing.py:
+        # nginx routes on the path it forwards.
+        local module=$PWD/build/nginx/ngx_http_pct_module.so
+        for script in test_nginx test_routing; do
+            echo "-- tests/nginx/$script.py"
+            if [[ $script == test_nginx ]]; then
+                out=$(timeout 600 python3 tests/nginx/test_nginx.py "$module" \
+                    "$PCT_RELEASE_DIR/tools/pct" 2>&1) || true
+            else
+                out=$(timeout 600 python3 tests/nginx/test_routing.py "$module" 2>&1) || true
+            fi
+            printf '%s\n' "$out"
+            counts=$(tail -n 1 <<<"$out")
+            if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+                p=$((p + BASH_REMATCH[1])) f=$((f + BASH_REMATCH[2]))
+                ((BASH_REMATCH[2] > 0)) && failed_tests+=("nginx/$script.py")
+            else
+                f=$((f + 1)) note+="$script.py did not finish; "
+                failed_tests+=("nginx/$script.py (did not finish)")
+            fi
+        done
     fi
-    ((f > 0)) && failed_tests+=("nginx/test_nginx.py${note:+ ($note)}")
-    record nginx "$p" "$f" 0 $(($(pct_now_ms) - t0)) "$note"
+    [[ $note == "module build failed" || $note == "no $PCT_RELEASE_DIR/tools/pct (gcc step)" ]] &&
+        failed_tests+=("nginx ($note)")
+    record nginx "$p" "$f" 0 $(($(pct_now_ms) - t0)) "${note%; }"
 }
 
 skipped_step() {
