@@ -30,9 +30,11 @@
  * it and $pct_path_report is "off" - never the raw target, never empty.
  *
  * What is normalized is the request target as the client sent it while
- * nginx still routes on it; once configuration changed $uri (`rewrite`,
+ * nginx still routes on it (or the path a location's policy sent the
+ * request on with); once configuration changed $uri (`rewrite`,
  * `error_page`, `try_files`, an internal redirect), $uri itself, escaped as
- * proxy_pass forwards it.
+ * proxy_pass forwards it, and such a $uri is refused, not routed again,
+ * when its normalization would route elsewhere.
  *
  *   pct_path on | off;
  *   pct_path_policy default | nginx | envoy | apache | traefik | strict;
@@ -515,6 +517,20 @@ static ngx_int_t ngx_http_pct_refused(ngx_http_request_t *r, const ngx_http_pct_
     return 0;
 }
 
+/* A $uri that configuration set (`rewrite`, `error_page`, `try_files`, a
+ * named location) is not routed again: if its normalization would route
+ * elsewhere, the request is refused. */
+static ngx_int_t ngx_http_pct_refuse_configured(ngx_http_request_t *r,
+                                                const ngx_http_pct_loc_conf_t *conf,
+                                                const ngx_http_pct_entry_t *e)
+{
+    ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                  "pct_path: request path rejected: $uri \"%V\", set by the configuration, "
+                  "is normalized to \"%V\", routed as \"%V\"",
+                  &r->uri, &e->path, &e->route);
+    return (ngx_int_t)conf->reject_status;
+}
+
 /* Server rewrite phase: the server's policy, and the location found on
  * what it forwards. */
 static ngx_int_t ngx_http_pct_server_handler(ngx_http_request_t *r)
@@ -530,6 +546,8 @@ static ngx_int_t ngx_http_pct_server_handler(ngx_http_request_t *r)
         return refused;
     if (ngx_http_pct_same(&e->route, &r->uri))
         return NGX_DECLINED;
+    if (r->internal)
+        return ngx_http_pct_refuse_configured(r, conf, e);
     /* Route on what is forwarded. Like a rewrite, a plain proxy_pass then
      * forwards $uri escaped, not the raw target; unlike one, internal
      * locations stay closed. Locations still check the raw target (or the
@@ -561,6 +579,8 @@ static ngx_int_t ngx_http_pct_location_handler(ngx_http_request_t *r)
         return refused;
     if (ngx_http_pct_same(&e->route, &r->uri))
         return NGX_DECLINED;
+    if (r->internal)
+        return ngx_http_pct_refuse_configured(r, conf, e);
 
     /* Find the location again, as nginx does after `rewrite ... last`,
      * handing on the path this policy forwards: the location found checks

@@ -163,6 +163,7 @@ def regressions(client, ports, root):
     server { listen 127.0.0.1:%(plain)d; pct_path on;
         location / { proxy_set_header X-Loc plain; proxy_pass http://backend; }
         location /int/ { internal; return 200 "internal location reached"; }
+        location /rw/ { rewrite ^/rw/(.*)$ /x/../$1 last; }
     }
     server { listen 127.0.0.1:%(chain)d; pct_path on; pct_path_policy nginx;
         location /a { pct_path_policy default; %(fwd_a)s }
@@ -241,6 +242,9 @@ def regressions(client, ports, root):
         # A plain proxy_pass forwards what nginx routed on, not the raw target.
         forwarded(p["plain"], "/x\\..\\y/z?q=1", ("plain", "/y/z?q=1"),
                   "plain proxy_pass forwards the routed path")
+        # A $uri set by configuration is not routed again by the policy.
+        never_forwarded(p["plain"], "/rw/admin/x", "a rewritten $uri that normalizes elsewhere",
+                        400)
         # Routing never opens an internal location.
         never_forwarded(p["plain"], "/x\\..\\int/a", "internal locations stay closed", 404)
         # A location's policy hands the path it forwards to the location found.
