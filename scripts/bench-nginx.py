@@ -9,11 +9,16 @@ keep-alive connections:
     off   pct_path off;  proxy_pass http://backend;
     on    pct_path on;   proxy_pass http://backend$pct_path$is_args$args;
 
+and, to tell the module's cost from that of a proxy_pass with variables
+(nginx builds and parses the URL per request), a third:
+
+    off, same line   pct_path off;  proxy_pass http://backend$pct_path$is_args$args;
+
 wrk (Debian's), pinned with the back end to the other CPU, sends the same
 target to each in turn, round after round; the front worker's CPU time
 (/proc/PID/stat) divided by the requests wrk completed is the CPU per
 request. Prints a Markdown table: median microseconds per request for each
-target and server, and the median of the per-round ratios on / off.
+target and server, and the medians of the per-round ratios of `on` to each.
 
     python3 scripts/bench-nginx.py [--rounds N] [--seconds S]
 
@@ -90,7 +95,7 @@ def main():
     module = subprocess.run(["bash", os.path.join(ROOT, "contrib/nginx/build.sh"),
                              os.path.join(ROOT, "build/nginx")], check=True, capture_output=True,
                             text=True).stdout.strip().splitlines()[-1]
-    back_port, off_port, on_port = free_ports(3)
+    back_port, off_port, on_port, var_port = free_ports(4)
     with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
         back = Nginx(module, d1)
         back.write('    server { listen 127.0.0.1:%d; location / { return 200 "ok"; } }\n'
@@ -103,42 +108,44 @@ def main():
         location / { proxy_pass http://backend; } }
     server { listen 127.0.0.1:%(on)d; pct_path on;
         location / { proxy_pass http://backend$pct_path$is_args$args; } }
-""" % {"back": back_port, "off": off_port, "on": on_port})
+    server { listen 127.0.0.1:%(var)d; pct_path off;
+        location / { proxy_pass http://backend$pct_path$is_args$args; } }
+""" % {"back": back_port, "off": off_port, "on": on_port, "var": var_port})
         back.start([back_port])
-        front.start([off_port, on_port])
+        front.start([off_port, on_port, var_port])
         try:
             subprocess.run(["taskset", "-pc", "1", str(back.proc.pid)], check=True,
                            capture_output=True)
             subprocess.run(["taskset", "-pc", "0", str(front.proc.pid)], check=True,
                            capture_output=True)
+            ports = {"off": off_port, "on": on_port, "var": var_port}
             rows = []
             for name, target in TARGETS:
-                us = {"off": [], "on": []}
-                ratios = []
+                us = {k: [] for k in ports}
+                ratios = {"off": [], "var": []}
                 for r in range(args.rounds):
                     got = {}
-                    order = ["off", "on"] if r % 2 == 0 else ["on", "off"]
+                    order = list(ports) if r % 2 == 0 else list(reversed(list(ports)))
                     for which in order:
-                        port = off_port if which == "off" else on_port
                         c0 = cpu_seconds(front.proc.pid)
-                        n = wrk(port, target, args.seconds)
+                        n = wrk(ports[which], target, args.seconds)
                         got[which] = (cpu_seconds(front.proc.pid) - c0) / n * 1e6
                         us[which].append(got[which])
-                    ratios.append(got["on"] / got["off"])
-                rows.append((name, len(target), statistics.median(us["off"]),
-                             statistics.median(us["on"]), statistics.median(ratios),
-                             min(ratios), max(ratios)))
+                    for base in ratios:
+                        ratios[base].append(got["on"] / got[base])
+                rows.append((name, len(target)) + tuple(statistics.median(us[k])
+                                                         for k in ("off", "var", "on")) +
+                            tuple(statistics.median(ratios[k]) for k in ("off", "var")))
         finally:
             front.stop()
             back.stop()
     print("nginx worker CPU per request, %d rounds of %d s (medians; %s; load %s)"
           % (args.rounds, args.seconds, os.uname().release, os.getloadavg()[0]))
     print()
-    print("| target | bytes | `pct_path off` µs | `pct_path on` µs | on / off (min–max) |")
-    print("|---|---:|---:|---:|---:|")
-    for name, size, off, on, ratio, lo, hi in rows:
-        print("| %s | %d | %.2f | %.2f | %.3f (%.3f–%.3f) |" % (name, size, off, on, ratio, lo, hi))
-
+    print("| target | bytes | off µs | off, same line µs | on µs | on / off | on / off, same line |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        print("| %s | %d | %.2f | %.2f | %.2f | %.3f | %.3f |" % row)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -107,6 +107,9 @@ typedef struct {
     ngx_flag_t variables_read;
 } ngx_http_pct_main_conf_t;
 
+/* '?' and '#': where a target's path ends. Set once at configuration. */
+static pct_set ngx_http_pct_query;
+
 static ngx_int_t ngx_http_pct_add_variables(ngx_conf_t *cf);
 static ngx_int_t ngx_http_pct_init(ngx_conf_t *cf);
 static void *ngx_http_pct_create_main_conf(ngx_conf_t *cf);
@@ -453,13 +456,11 @@ static ngx_http_pct_entry_t *ngx_http_pct_normalize(ngx_http_request_t *r,
     }
     e->changes = what.changes;
     if (e->result.status == PCT_OK) {
-        /* The path ends at the first '?' or '#' (their escapes are never
-         * decoded, so the normalized path holds neither). */
-        size_t n = 0;
-        while (n < e->result.count && out[n] != '?' && out[n] != '#')
-            n++;
+        /* The output is the normalized path, then the source from its first
+         * '?' or '#' on, as it is. */
+        const size_t end = pct_find((const char *)source.data, source.len, &ngx_http_pct_query);
         e->path.data = out;
-        e->path.len = n;
+        e->path.len = e->result.count - (source.len - end);
         if (changes == 0) {
             ngx_str_set(&e->report, "-");
         } else {
@@ -676,6 +677,8 @@ static ngx_int_t ngx_http_pct_variable(ngx_http_request_t *r, ngx_http_variable_
 
 static ngx_int_t ngx_http_pct_add_variables(ngx_conf_t *cf)
 {
+    ngx_memzero(&ngx_http_pct_query, sizeof ngx_http_pct_query);
+    pct_set_add_chars(&ngx_http_pct_query, "?#");
     static ngx_str_t names[2] = {ngx_string("pct_path"), ngx_string("pct_path_report")};
     for (uintptr_t k = 0; k < 2; k++) {
         ngx_http_variable_t *var = ngx_http_add_variable(cf, &names[k], NGX_HTTP_VAR_NOCACHEABLE);
