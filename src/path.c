@@ -49,6 +49,14 @@ const pct_path_policy *pct_path_policy_by_name(const char *name)
 
 static int valid_action(pct_path_action a);
 
+/* The bytes no action may decode into a path: '?' and '#' would end it for
+ * the next hop, a control byte would reach it raw (%0D%0A is request
+ * splitting, %00 truncation). */
+static int never_decoded(unsigned b)
+{
+    return b == '?' || b == '#' || b < 0x20 || b == 0x7F;
+}
+
 /* ---- v2 policies ---------------------------------------------------------- */
 
 #define PATH_OPTIONS_V2                                                                            \
@@ -105,7 +113,8 @@ pct_status pct_path_policy_v2_set(pct_path_policy_v2 *policy, pct_path_class cls
 {
     if (policy == NULL || (unsigned)cls >= PCT_PATH_CLASSES || !valid_action(action) ||
         (action == PCT_PATH_DECODE &&
-         (cls == PCT_PATH_CLASS_QUESTION || cls == PCT_PATH_CLASS_HASH)))
+         (cls == PCT_PATH_CLASS_QUESTION || cls == PCT_PATH_CLASS_HASH ||
+          cls == PCT_PATH_CLASS_NUL || cls == PCT_PATH_CLASS_CONTROL)))
         return PCT_INVALID_ARGUMENT;
     for (unsigned b = 0; b < 256; b++)
         if (in_class(cls, b))
@@ -150,7 +159,7 @@ static int valid_policy_v2(const pct_path_policy_v2 *p)
     for (unsigned b = 0; b < 256; b++) {
         const pct_path_action a = (pct_path_action)p->action[b];
         if (!valid_action(a) || (a == PCT_PATH_KEEP && is_unreserved((uint8_t)b)) ||
-            (a == PCT_PATH_DECODE && (b == '?' || b == '#')))
+            (a == PCT_PATH_DECODE && never_decoded(b)))
             return 0;
     }
     return 1;
@@ -518,8 +527,8 @@ pct_result pct_normalize_path(const char *src, size_t len, char *dst, const pct_
     if (policy == NULL)
         policy = &pct_path_policy_default;
     if (!valid_action(policy->encoded_slash) || !valid_action(policy->encoded_backslash) ||
-        !valid_action(policy->encoded_control) || !valid_action(policy->encoded_percent) ||
-        (policy->options & ~(unsigned)PATH_OPTIONS))
+        !valid_action(policy->encoded_control) || policy->encoded_control == PCT_PATH_DECODE ||
+        !valid_action(policy->encoded_percent) || (policy->options & ~(unsigned)PATH_OPTIONS))
         return result(PCT_INVALID_ARGUMENT, 0);
     pct_path_policy_v2 v2;
     policy_from_v1(&v2, policy);

@@ -22,8 +22,9 @@ static pct_path_policy policy_of(const fuzz_input *in)
     pct_path_policy p;
     p.encoded_slash = (pct_path_action)(a % 3);
     p.encoded_backslash = (pct_path_action)(a / 3 % 3);
-    p.encoded_control = (pct_path_action)(a / 9 % 3);
-    p.encoded_percent = (pct_path_action)(a / 27 % 3);
+    /* controls: KEEP or REJECT (DECODE is PCT_INVALID_ARGUMENT) */
+    p.encoded_control = a / 9 % 2 ? PCT_PATH_REJECT : PCT_PATH_KEEP;
+    p.encoded_percent = (pct_path_action)(a / 18 % 3);
     p.options = b & 15;
     return p;
 }
