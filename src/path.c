@@ -269,19 +269,22 @@ static void did(path_state *s, uint32_t what, size_t at)
         s->report.first_change = at;
 }
 
+/* Is an escape of v (-1: no escape) a separator? */
+static int separator_escape(const path_state *s, int v)
+{
+    return (v == '/' && s->policy->action['/'] == PCT_PATH_DECODE) ||
+           (v == '\\' && s->policy->action['\\'] == PCT_PATH_DECODE &&
+            (s->options & PCT_PATH_BACKSLASH));
+}
+
 /* Length of the separator token at src[i] (i < end), or 0. */
 static size_t separator_at(const path_state *s, size_t i)
 {
     const uint8_t c = s->src[i];
     if (c == '/' || (c == '\\' && (s->options & PCT_PATH_BACKSLASH)))
         return 1;
-    if (c == '%') {
-        const int v = pct_escape_value(s->src, s->end, i);
-        if ((v == '/' && s->policy->action['/'] == PCT_PATH_DECODE) ||
-            (v == '\\' && s->policy->action['\\'] == PCT_PATH_DECODE &&
-             (s->options & PCT_PATH_BACKSLASH)))
-            return 3;
-    }
+    if (c == '%' && separator_escape(s, pct_escape_value(s->src, s->end, i)))
+        return 3;
     return 0;
 }
 
@@ -308,20 +311,11 @@ static int utf8_feed(path_state *s, uint8_t b, size_t at, size_t *error)
     }
 }
 
-/* Processes the non-separator token at src[*i]; returns PCT_OK or an error
- * with its offset in *error. */
-static pct_status segment_token(path_state *s, size_t *i, size_t *error)
+/* Processes the '%' at src[*i] that is no separator, the escape of v (-1:
+ * none); returns PCT_OK or an error with its offset in *error. */
+static pct_status escape_token(path_state *s, size_t *i, int v, size_t *error)
 {
     const size_t at = *i;
-    const uint8_t c = s->src[at];
-    if (c != '%') {
-        if (utf8_feed(s, c, at, error))
-            return PCT_INVALID_UTF8;
-        s->dst[s->out++] = c;
-        *i = at + 1;
-        return PCT_OK;
-    }
-    const int v = pct_escape_value(s->src, s->end, at);
     if (v < 0) {
         if (s->options & PCT_PATH_STRICT) {
             /* The lowest offset: a pending sequence is broken by this '%'. */
@@ -376,6 +370,21 @@ static pct_status segment_token(path_state *s, size_t *i, size_t *error)
         s->out += 3;
     }
     *i = at + 3;
+    return PCT_OK;
+}
+
+/* Processes the non-separator token at src[*i]; returns PCT_OK or an error
+ * with its offset in *error. */
+static pct_status segment_token(path_state *s, size_t *i, size_t *error)
+{
+    const size_t at = *i;
+    const uint8_t c = s->src[at];
+    if (c == '%')
+        return escape_token(s, i, pct_escape_value(s->src, s->end, at), error);
+    if (utf8_feed(s, c, at, error))
+        return PCT_INVALID_UTF8;
+    s->dst[s->out++] = c;
+    *i = at + 1;
     return PCT_OK;
 }
 
@@ -455,9 +464,35 @@ enum {
     STOP_MAP_WORDS = STOP_MAP_BYTES / 64
 };
 
+/* The stop sets, by options: '/' '.' '%' always, '\' with
+ * PCT_PATH_BACKSLASH, ';' when tracked, 0x80-0xFF with PCT_PATH_UTF8 (set
+ * bit b & 7 of byte b >> 3). Constant, not built per call: a set written
+ * byte by byte and then loaded whole by the kernel stalls on store
+ * forwarding. */
+#define STOP_SET(backslash, semicolon, utf8)                                                       \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, 0, 0, 1u << ('%' & 7), 1u << ('/' & 7) | 1u << ('.' & 7), 0,                     \
+                (semicolon) ? 1u << (';' & 7) : 0, 0, 0, 0, (backslash) ? 1u << ('\\' & 7) : 0, 0, \
+                0, 0, 0, NON_ASCII(utf8)                                                           \
+        }                                                                                          \
+    }
+#define ALL_IF(on) ((on) ? 0xFF : 0)
+#define FOUR(x) x, x, x, x
+#define NON_ASCII(on) FOUR(ALL_IF(on)), FOUR(ALL_IF(on)), FOUR(ALL_IF(on)), FOUR(ALL_IF(on))
+/* indexed by backslash | semicolon << 1 | utf8 << 2 */
+static const pct_set stop_sets[8] = {STOP_SET(0, 0, 0), STOP_SET(1, 0, 0), STOP_SET(0, 1, 0),
+                                     STOP_SET(1, 1, 0), STOP_SET(0, 0, 1), STOP_SET(1, 0, 1),
+                                     STOP_SET(0, 1, 1), STOP_SET(1, 1, 1)};
+static const pct_set slash_or_dot = {{0, 0, 0, 0, 0, 1u << ('/' & 7) | 1u << ('.' & 7),
+                                      0, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0,
+                                      0, 0}};
+
 typedef struct stop_map {
-    pct_set stops;     /* the stops of any byte, '/' and '.' */
-    pct_set slash_dot; /* '/' and '.' */
+    const pct_set *stops;
     pct_find_all_fn *find_all;
     const uint8_t *src;
     size_t end; /* of the path */
@@ -465,24 +500,11 @@ typedef struct stop_map {
     uint64_t bits[STOP_MAP_WORDS];
 } stop_map;
 
-static void add_stop(pct_set *set, uint8_t b)
-{
-    set->bits[b >> 3] |= (uint8_t)(1u << (b & 7));
-}
-
 static void stop_map_init(stop_map *m, const path_state *s, int semicolons)
 {
-    memset(&m->slash_dot, 0, sizeof m->slash_dot);
-    add_stop(&m->slash_dot, '/');
-    add_stop(&m->slash_dot, '.');
-    m->stops = m->slash_dot;
-    add_stop(&m->stops, '%');
-    if (s->options & PCT_PATH_BACKSLASH)
-        add_stop(&m->stops, '\\');
-    if (semicolons)
-        add_stop(&m->stops, ';');
-    if (s->options & PCT_PATH_UTF8)
-        memset(m->stops.bits + 16, 0xFF, 16);
+    const int backslash = (s->options & PCT_PATH_BACKSLASH) != 0;
+    const int utf8 = (s->options & PCT_PATH_UTF8) != 0;
+    m->stops = &stop_sets[backslash | semicolons << 1 | utf8 << 2];
     m->find_all = pct_active_impl()->find_all;
     if (m->find_all == NULL)
         m->find_all = pct_scalar_find_all;
@@ -500,8 +522,8 @@ static void stop_map_fill(stop_map *m, size_t base)
     uint64_t lead[STOP_MAP_WORDS];
     m->base = base;
     m->size = m->end - base < STOP_MAP_BYTES ? m->end - base : STOP_MAP_BYTES;
-    m->find_all(m->src + base, m->size, &m->stops, m->bits);
-    m->find_all(m->src + base, m->size, &m->slash_dot, lead);
+    m->find_all(m->src + base, m->size, m->stops, m->bits);
+    m->find_all(m->src + base, m->size, &slash_or_dot, lead);
     const size_t words = (m->size + 63) / 64;
     const unsigned tail = (unsigned)(m->size % 64);
     for (size_t w = 0; w < words; w++) {
@@ -533,7 +555,13 @@ static size_t next_stop(stop_map *m, size_t i)
  * overwrite it, so short runs need no call. */
 static void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    if (n >= 8 && n <= 16) {
+    if (n > 16 && n <= 32) {
+        uint8_t head[16], tail[16];
+        memcpy(head, src, 16);
+        memcpy(tail, src + n - 16, 16);
+        memcpy(dst, head, 16);
+        memcpy(dst + n - 16, tail, 16);
+    } else if (n >= 8 && n <= 16) {
         uint64_t head, tail;
         memcpy(&head, src, 8);
         memcpy(&tail, src + n - 8, 8);
@@ -551,6 +579,40 @@ static void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
     } else {
         memmove(dst, src, n);
     }
+}
+
+/* The escape of v at src[at] inside a segment, if it is a common one:
+ * KEEP (hex upper-cased), or DECODE of a byte that no rule of escape_token
+ * keeps escaped and that is no separator, so that the bytes written and the
+ * change noted are all there is to it. Written without branches between the
+ * two, which follow each other at random in real paths: the three bytes of
+ * the escape are always written (in place they are the escape's own, read
+ * already) and the output advances by 1 or 3. Returns 0 for any other escape
+ * (and under PCT_PATH_UTF8), which escape_token takes. */
+static int common_escape(path_state *s, size_t at, int v)
+{
+    if (v < 0 || (s->options & PCT_PATH_UTF8))
+        return 0;
+    const uint8_t b = (uint8_t)v;
+    const unsigned action = s->policy->action[b];
+    const int decode = action == PCT_PATH_DECODE;
+    if (action == PCT_PATH_REJECT ||
+        (decode && (b == '%' || pct_is_hex(b) || b == '/' || b == '\\')))
+        return 0;
+    const uint8_t high = pct_hex_digit(b >> 4), low = pct_hex_digit(b);
+    const int recased = s->src[at + 1] != high || s->src[at + 2] != low;
+    s->dst[s->out] = decode ? b : '%';
+    s->dst[s->out + 1] = high;
+    s->dst[s->out + 2] = low;
+    s->out += decode ? 1 : 3;
+    const uint32_t change =
+        decode    ? (is_unreserved(b) ? PCT_PATH_DID_DECODE_UNRESERVED : PCT_PATH_DID_DECODE)
+        : recased ? PCT_PATH_DID_UPPERCASE_HEX
+                  : 0;
+    s->report.changes |= change | (decode && b == ';' ? PCT_PATH_DID_SEE_PARAMS : 0);
+    if (change && at < s->report.first_change)
+        s->report.first_change = at;
+    return 1;
 }
 
 /* From src[*i], at a separator or inside a segment that cannot be a dot
@@ -573,10 +635,22 @@ static pct_status scan_runs(path_state *s, stop_map *map, size_t *i, size_t *err
                 break;
         }
         const uint8_t c = s->src[at];
-        if (c == '/' || (c == '\\' && backslash) || (c == '%' && separator_at(s, at) != 0))
+        if (c == '/' || (c == '\\' && backslash))
             return PCT_OK;
         const size_t written = s->out;
-        const pct_status status = segment_token(s, i, error);
+        pct_status status;
+        if (c == '%') { /* parsed once: it may be a separator */
+            const int v = pct_escape_value(s->src, s->end, at);
+            if (common_escape(s, at, v)) {
+                *i = at + 3;
+                continue;
+            }
+            if (separator_escape(s, v))
+                return PCT_OK;
+            status = escape_token(s, i, v, error);
+        } else {
+            status = segment_token(s, i, error);
+        }
         if (status != PCT_OK)
             return status;
         /* a literal ';' or a decoded %3B (a kept escape writes 3 bytes) */
