@@ -8,6 +8,11 @@
  * dst == src works; removing a dot segment only moves the output back. The
  * only '/' bytes in the output are separators, which is what makes "remove
  * the last segment" a backwards scan for '/'.
+ *
+ * That byte loop is the reference (pct_path_normalize_reference). The calls
+ * run the same driver with the fast path below: the bytes that need no token
+ * logic, most of a path, are copied as runs between the stops that the
+ * implementation's find_all finds. The tests hold it to the reference.
  */
 #include <stdint.h>
 #include <string.h>
@@ -472,11 +477,13 @@ enum {
 #define STOP_SET(backslash, semicolon, utf8)                                                       \
     {                                                                                              \
         {                                                                                          \
-            0, 0, 0, 0, 1u << ('%' & 7), 1u << ('/' & 7) | 1u << ('.' & 7), 0,                     \
-                (semicolon) ? 1u << (';' & 7) : 0, 0, 0, 0, (backslash) ? 1u << ('\\' & 7) : 0, 0, \
-                0, 0, 0, NON_ASCII(utf8)                                                           \
+            ['%' >> 3] = 1u << ('%' & 7), ['/' >> 3] = SLASH_AND_DOT,                              \
+                    [';' >> 3] = (semicolon) ? 1u << (';' & 7) : 0,                                \
+                    ['\\' >> 3] = (backslash) ? 1u << ('\\' & 7) : 0,                              \
+                    [0x80 >> 3] = NON_ASCII(utf8)                                                  \
         }                                                                                          \
     }
+#define SLASH_AND_DOT (1u << ('/' & 7) | 1u << ('.' & 7)) /* (one byte of the set) */
 #define ALL_IF(on) ((on) ? 0xFF : 0)
 #define FOUR(x) x, x, x, x
 #define NON_ASCII(on) FOUR(ALL_IF(on)), FOUR(ALL_IF(on)), FOUR(ALL_IF(on)), FOUR(ALL_IF(on))
@@ -484,12 +491,7 @@ enum {
 static const pct_set stop_sets[8] = {STOP_SET(0, 0, 0), STOP_SET(1, 0, 0), STOP_SET(0, 1, 0),
                                      STOP_SET(1, 1, 0), STOP_SET(0, 0, 1), STOP_SET(1, 0, 1),
                                      STOP_SET(0, 1, 1), STOP_SET(1, 1, 1)};
-static const pct_set slash_or_dot = {{0, 0, 0, 0, 0, 1u << ('/' & 7) | 1u << ('.' & 7),
-                                      0, 0, 0, 0, 0, 0,
-                                      0, 0, 0, 0, 0, 0,
-                                      0, 0, 0, 0, 0, 0,
-                                      0, 0, 0, 0, 0, 0,
-                                      0, 0}};
+static const pct_set slash_or_dot = {{['/' >> 3] = SLASH_AND_DOT}};
 
 typedef struct stop_map {
     const pct_set *stops;
@@ -527,7 +529,7 @@ static void stop_map_fill(stop_map *m, size_t base)
     const size_t words = (m->size + 63) / 64;
     const unsigned tail = (unsigned)(m->size % 64);
     for (size_t w = 0; w < words; w++) {
-        uint64_t next = w + 1 < words ? m->bits[w + 1] : ~(uint64_t)0;
+        const uint64_t next = w + 1 < words ? m->bits[w + 1] : ~(uint64_t)0;
         uint64_t any = m->bits[w];
         if (w + 1 == words && tail)
             any |= (uint64_t)1 << tail; /* the byte after the window */
@@ -587,11 +589,13 @@ static void copy_run(uint8_t *dst, const uint8_t *src, size_t n)
  * change noted are all there is to it. Written without branches between the
  * two, which follow each other at random in real paths: the three bytes of
  * the escape are always written (in place they are the escape's own, read
- * already) and the output advances by 1 or 3. Returns 0 for any other escape
- * (and under PCT_PATH_UTF8), which escape_token takes. */
+ * already) and the output advances by 1 or 3. Returns 0 for any other escape,
+ * which escape_token takes. */
 static int common_escape(path_state *s, size_t at, int v)
 {
-    if (v < 0 || (s->options & PCT_PATH_UTF8))
+    /* (Under PCT_PATH_UTF8 an ASCII byte between sequences is all that
+     * leaves the UTF-8 state as it is.) */
+    if (v < 0 || ((s->options & PCT_PATH_UTF8) && (v >= 0x80 || s->utf8.needed != 0)))
         return 0;
     const uint8_t b = (uint8_t)v;
     const unsigned action = s->policy->action[b];
