@@ -417,15 +417,25 @@ static pct_status skip_separators(path_state *s, size_t *i, size_t *error)
     }
 }
 
+/* Offset of the first ';' of seg[0..n), or n. A loop, not memchr: the
+ * segments looked at are a few bytes, shorter than the call. */
+static size_t find_semicolon(const uint8_t *seg, size_t n)
+{
+    size_t k = 0;
+    while (k < n && seg[k] != ';')
+        k++;
+    return k;
+}
+
 /* 1 or 2 if the segment seg[0..n) (output bytes) is "." or "..", with
  * PCT_PATH_DOT_PARAMS (or REJECT_DOT_PARAMS) also before a ';'; else 0.
  * *params: it has parameters. */
 static int dot_segment(const uint8_t *seg, size_t n, unsigned options, int *params)
 {
-    const uint8_t *semicolon = n ? memchr(seg, ';', n) : NULL;
-    *params = semicolon != NULL;
-    if (semicolon && (options & (PCT_PATH_DOT_PARAMS | PCT_PATH_REJECT_DOT_PARAMS)))
-        n = (size_t)(semicolon - seg);
+    const size_t semicolon = find_semicolon(seg, n);
+    *params = semicolon < n;
+    if (options & (PCT_PATH_DOT_PARAMS | PCT_PATH_REJECT_DOT_PARAMS))
+        n = semicolon;
     if (n == 1 && seg[0] == '.')
         return 1;
     if (n == 2 && seg[0] == '.' && seg[1] == '.')
@@ -747,9 +757,10 @@ static pct_result normalize_path(const char *src, size_t len, char *dst,
         status = scan_segment(&s, &i, &error, &escapes, map != NULL, &may_be_dot_segment);
         if (status != PCT_OK)
             goto fail;
+        const size_t n = s.out - segment_out;
         const int last = i >= s.end;
         if (!may_be_dot_segment) { /* the runs do the rest of it */
-            if (report && memchr(s.dst + segment_out, ';', s.out - segment_out))
+            if (report && find_semicolon(s.dst + segment_out, n) < n)
                 s.report.changes |= PCT_PATH_DID_SEE_PARAMS;
             bare = 0;
             if (last)
@@ -757,7 +768,7 @@ static pct_result normalize_path(const char *src, size_t len, char *dst,
             continue;
         }
         int params;
-        const int dots = dot_segment(s.dst + segment_out, s.out - segment_out, s.options, &params);
+        const int dots = dot_segment(s.dst + segment_out, n, s.options, &params);
         if (params)
             s.report.changes |= PCT_PATH_DID_SEE_PARAMS;
         if (dots && params && (s.options & PCT_PATH_REJECT_DOT_PARAMS)) {
