@@ -462,8 +462,9 @@ static int may_be_dots(const uint8_t *seg, size_t n, unsigned options)
  * find_all, one SIMD classification per block, and the runs between them are
  * copied whole. They are the stops:
  *   '%', '\' (PCT_PATH_BACKSLASH), ';' (when a report wants
- *   PCT_PATH_DID_SEE_PARAMS), the bytes >= 0x80 (PCT_PATH_UTF8: the token
- *   logic checks them), and a '/' or '.' followed by '/', '.' or one of those.
+ *   PCT_PATH_DID_SEE_PARAMS), the bytes >= 0x80 (PCT_PATH_UTF8: they are
+ *   checked, by the UTF-8 validator where they are whole sequences), and a
+ *   '/' or '.' followed by '/', '.' or one of those.
  * A '/' followed by any other byte starts a segment that cannot be a dot
  * segment and is no merged or decoded separator, so nothing happens there.
  * A stop '/' (and a separator escape) goes to the token logic for its
@@ -629,6 +630,27 @@ static int common_escape(path_state *s, size_t at, int v)
     return 1;
 }
 
+/* Under PCT_PATH_UTF8, between sequences: the literal non-ASCII bytes from
+ * src[at] are checked by the implementation's UTF-8 validator, and the
+ * well-formed sequences they start with are copied. Returns where that
+ * stops: where the token logic takes over (an ill-formed sequence, whose
+ * offset it reports, or one that an escape or an ASCII byte ends). */
+static size_t copy_utf8_run(path_state *s, size_t at)
+{
+    size_t end = at;
+    while (end < s->end && s->src[end] >= 0x80)
+        end++;
+    pct_validate_utf8_fn *validate = pct_active_impl()->validate_utf8;
+    if (validate == NULL)
+        validate = pct_scalar_validate_utf8;
+    const pct_result r = validate(s->src + at, end - at);
+    const size_t n = r.status == PCT_OK ? end - at : r.count;
+    if (s->dst + s->out != s->src + at)
+        copy_run(s->dst + s->out, s->src + at, n);
+    s->out += n;
+    return at + n;
+}
+
 /* From src[*i], at a separator or inside a segment that cannot be a dot
  * segment: copies runs and takes the stops inside segments through the token
  * logic, up to the next separator that needs it (*i there) or the end. */
@@ -651,6 +673,13 @@ static pct_status scan_runs(path_state *s, stop_map *map, size_t *i, size_t *err
         const uint8_t c = s->src[at];
         if (c == '/' || (c == '\\' && backslash))
             return PCT_OK;
+        if (c >= 0x80 && check_utf8 && s->utf8.needed == 0) {
+            const size_t next = copy_utf8_run(s, at);
+            if (next > at) {
+                *i = next;
+                continue;
+            }
+        }
         const size_t written = s->out;
         pct_status status;
         if (c == '%') { /* parsed once: it may be a separator */

@@ -112,6 +112,24 @@ static void random_escape(char *s)
     s[2] = hex[rng_below(sizeof hex - 1)];
 }
 
+/* Well-formed UTF-8, 2- to 4-byte sequences, up to size bytes. */
+static size_t utf8_text(char *s, size_t size)
+{
+    static const char *const chars[] = {"\xC3\xA9",        "\xD0\xB6",     "\xE6\x97\xA5",
+                                        "\xE2\x82\xAC",    "\xED\x9F\xBF", "\xF0\x9F\x98\x80",
+                                        "\xF4\x8F\xBF\xBF"};
+    size_t n = 0;
+    for (size_t k = 1 + rng_below(40); k > 0; k--) {
+        const char *c = chars[rng_below(sizeof chars / sizeof chars[0])];
+        const size_t m = strlen(c);
+        if (n + m > size)
+            break;
+        memcpy(s + n, c, m);
+        n += m;
+    }
+    return n;
+}
+
 /* Fills s[0..n): generator 0 pieces only, 1 pieces between plain runs of
  * random lengths, 2 mostly plain segments (the common case) with a random
  * escape or piece now and then. Cut at n, which may split a piece. */
@@ -119,7 +137,7 @@ static void generate(int gen, char *s, size_t n)
 {
     size_t k = 0;
     while (k < n) {
-        char buf[32];
+        char buf[128];
         size_t m;
         const unsigned r = (unsigned)rng_below(100);
         if (gen == 0 || (gen == 1 && r < 50) || (gen == 2 && r < 8)) {
@@ -129,6 +147,8 @@ static void generate(int gen, char *s, size_t n)
         } else if (r < 16) {
             random_escape(buf);
             m = 3;
+        } else if (r < 24 && gen == 1) { /* literal UTF-8 text, long enough for SIMD */
+            m = utf8_text(buf, sizeof buf);
         } else {
             const size_t run = gen == 1 ? 1 + rng_below(24) : 1 + rng_below(30);
             m = run < sizeof buf ? run : sizeof buf;
