@@ -388,6 +388,8 @@ enum {
 };
 
 /* A policy: one action per class of escaped byte, plus PCT_PATH_* options.
+ * Controls are KEEP or REJECT: DECODE is PCT_INVALID_ARGUMENT (a decoded
+ * %0D%0A in a forwarded path is request splitting, %00 truncation).
  * Every other escape is normalized as by pct_normalize (unreserved bytes
  * decoded, the rest kept with upper-case hex). Literal bytes are copied
  * unchanged (only '\' may become '/'): rejecting raw control bytes or
@@ -399,7 +401,7 @@ enum {
 typedef struct pct_path_policy {
     pct_path_action encoded_slash;     /* %2F */
     pct_path_action encoded_backslash; /* %5C */
-    pct_path_action encoded_control;   /* %00-%1F and %7F */
+    pct_path_action encoded_control;   /* %00-%1F and %7F: KEEP or REJECT */
     pct_path_action encoded_percent;   /* %25 */
     unsigned options;                  /* PCT_PATH_* */
 } pct_path_policy;
@@ -515,7 +517,9 @@ enum {
  * options. Fill it with pct_path_policy_v2_init, then change what you need.
  * For the bytes that RFC 3986 calls unreserved (ALPHA DIGIT - . _ ~) the
  * action is DECODE or REJECT; for '?' and '#', KEEP or REJECT (a decoded one
- * would end the path for the next hop); for any other byte, any action
+ * would end the path for the next hop); for the controls (0x00-0x1F, 0x7F),
+ * KEEP or REJECT (decoded, %0D%0A would split the request at the next hop);
+ * for any other byte, any action
  * (DECODE of '/' or, with PCT_PATH_BACKSLASH, '\' makes a separator, as in
  * v1). Anything else is PCT_INVALID_ARGUMENT. `size` is set by the init
  * function: a later version that appends fields reads them only from
@@ -541,7 +545,7 @@ typedef struct pct_path_policy_v2 {
  * unknown name (policy then holds the default). */
 PCT_API pct_status pct_path_policy_v2_init(pct_path_policy_v2 *policy, const char *name);
 /* Sets the action of every byte of a class. PCT_INVALID_ARGUMENT for a class
- * or action out of range, or DECODE for '?' or '#'. */
+ * or action out of range, or DECODE for '?', '#', %00 or the controls. */
 PCT_API pct_status pct_path_policy_v2_set(pct_path_policy_v2 *policy, pct_path_class cls,
                                           pct_path_action action);
 

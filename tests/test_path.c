@@ -175,11 +175,12 @@ static void test_classes(void)
     /* controls */
     p = with(K, K, K, K, 0);
     expect_path(&p, "/a%00b%1f%7f%0A", "/a%00b%1F%7F%0A");
-    p = with(K, K, D, K, 0);
+    p = with(K, K, D, K, 0); /* a decoded control would reach the next hop raw */
     {
         char out[16];
-        pct_result r = pct_normalize_path("/a%00b", 6, out, &p);
-        CHECK_OUT(r, out, "/a\0b", 4);
+        CHECK_RESULT(pct_normalize_path("/a%00b", 6, out, &p), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_normalize_path("/a%0D%0Ab", 9, out, &p), PCT_INVALID_ARGUMENT, 0);
+        CHECK_RESULT(pct_normalize_path("/ab", 3, out, &p), PCT_INVALID_ARGUMENT, 0);
     }
     p = with(K, K, R, K, 0);
     expect_error(&p, "/ok/a%00b", PCT_REJECTED_BYTE, 5);
@@ -384,9 +385,10 @@ static void test_properties(void)
     char src[128], out[128], again[128];
     for (unsigned long it = 0; it < n; it++) {
         pct_path_policy p;
+        /* controls: KEEP or REJECT (DECODE is refused) */
         const pct_path_action acts[4] = {
             (pct_path_action)rng_below(3), (pct_path_action)rng_below(3),
-            (pct_path_action)rng_below(3), (pct_path_action)rng_below(3)};
+            rng_below(2) ? PCT_PATH_REJECT : PCT_PATH_KEEP, (pct_path_action)rng_below(3)};
         p = with(acts[0], acts[1], acts[2], acts[3], (unsigned)rng_below(16));
         size_t len = random_path(src, sizeof src);
         pct_result r = normalize_both(src, len, &p, out);

@@ -207,6 +207,15 @@ static void test_arguments(void)
              PCT_INVALID_ARGUMENT);
     CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_HASH, PCT_PATH_DECODE),
              PCT_INVALID_ARGUMENT);
+    /* a decoded control would reach the next hop raw (%0D%0A: request splitting) */
+    CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_NUL, PCT_PATH_DECODE), PCT_INVALID_ARGUMENT);
+    CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_CONTROL, PCT_PATH_DECODE),
+             PCT_INVALID_ARGUMENT);
+    CHECK_EQ(p.action[0], PCT_PATH_REJECT); /* a refused set changes nothing */
+    CHECK_EQ(p.action['\r'], PCT_PATH_REJECT);
+    CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_NUL, PCT_PATH_KEEP), PCT_OK);
+    CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_CONTROL, PCT_PATH_KEEP), PCT_OK);
+    CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_CONTROL, PCT_PATH_REJECT), PCT_OK);
     CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASSES, PCT_PATH_KEEP), PCT_INVALID_ARGUMENT);
     CHECK_EQ(pct_path_policy_v2_set(&p, PCT_PATH_CLASS_SLASH, (pct_path_action)3),
              PCT_INVALID_ARGUMENT);
@@ -222,6 +231,16 @@ static void test_arguments(void)
     bad = p;
     bad.action['?'] = PCT_PATH_DECODE;
     CHECK_RESULT(pct_normalize_path_v2("/a", 2, out, &bad, NULL), PCT_INVALID_ARGUMENT, 0);
+    for (unsigned b = 0; b < 0x80; b++) { /* DECODE of each control, by hand */
+        if (b >= 0x20 && b != 0x7F)
+            continue;
+        bad = p;
+        bad.action[b] = PCT_PATH_DECODE;
+        CHECK_RESULT(pct_normalize_path_v2("/a", 2, out, &bad, NULL), PCT_INVALID_ARGUMENT, 0);
+    }
+    bad = p;
+    bad.action[0x20] = PCT_PATH_DECODE; /* the byte after the controls may be */
+    CHECK_RESULT(pct_normalize_path_v2("/a%20", 5, out, &bad, NULL), PCT_OK, 3);
     bad = p;
     bad.action[0x80] = 7;
     CHECK_RESULT(pct_normalize_path_v2("/a", 2, out, &bad, NULL), PCT_INVALID_ARGUMENT, 0);

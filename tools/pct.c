@@ -343,13 +343,13 @@ static const struct option_spec option_specs[] = {
      "path preset: default, nginx, envoy, apache, traefik, strict"},
     {OPT_ENCODED_SLASH, "encoded-slash", 0, "ACTION", 0, "%2F: keep, decode or reject"},
     {OPT_ENCODED_BACKSLASH, "encoded-backslash", 0, "ACTION", 0, "%5C: keep, decode or reject"},
-    {OPT_ENCODED_NUL, "encoded-nul", 0, "ACTION", 0, "%00: keep, decode or reject"},
+    {OPT_ENCODED_NUL, "encoded-nul", 0, "ACTION", 0, "%00: keep or reject"},
     {OPT_ENCODED_SEMICOLON, "encoded-semicolon", 0, "ACTION", 0, "%3B: keep, decode or reject"},
     {OPT_ENCODED_PERCENT, "encoded-percent", 0, "ACTION", 0, "%25: keep, decode or reject"},
     {OPT_ENCODED_QUESTION, "encoded-question", 0, "ACTION", 0, "%3F: keep or reject"},
     {OPT_ENCODED_HASH, "encoded-hash", 0, "ACTION", 0, "%23: keep or reject"},
     {OPT_ENCODED_CONTROL, "encoded-control", 0, "ACTION", 0,
-     "%00-%1F, %7F: keep, decode or reject (--encoded-nul wins for %00)"},
+     "%00-%1F, %7F: keep or reject (--encoded-nul wins for %00)"},
     {OPT_REJECT_ABOVE_ROOT, "reject-above-root", 0, NULL, 0, "'..' above the root is an error"},
     {OPT_DOT_PARAMS, "dot-params", 0, NULL, 0, "'..;x' is the dot segment '..'"},
     {OPT_REJECT_DOT_PARAMS, "reject-dot-params", 0, NULL, 0, "'..;x' is an error"},
@@ -678,7 +678,10 @@ static void build_path_policy(const struct invocation *inv, pct_path_policy_v2 *
         if (c == PCT_PATH_CLASS_CONTROL)
             pct_path_policy_v2_set(policy, PCT_PATH_CLASS_NUL, action);
         if (pct_path_policy_v2_set(policy, c, action) != PCT_OK)
-            usage_error("--%s: a decoded byte would end the path; use keep or reject", options[c]);
+            usage_error("--%s: a decoded byte would %s; use keep or reject", options[c],
+                        c == PCT_PATH_CLASS_QUESTION || c == PCT_PATH_CLASS_HASH
+                            ? "end the path"
+                            : "reach the next hop raw (request splitting)");
     }
     policy->options = (policy->options | inv->path_on) & ~inv->path_off;
     if (inv->flags & PCT_STRICT)

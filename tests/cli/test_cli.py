@@ -602,8 +602,6 @@ def test_proxy():
     expect("path --encoded-backslash decode --backslash",
            ["path", "--encoded-backslash", "decode", "--backslash", "/a/b/..%5c..%5cx"],
            out="/x\n")
-    expect("path --encoded-control decode", ["path", "--encoded-control", "decode", "/a%01"],
-           out=b"/a\x01\n")
     expect("path --encoded-percent decode", ["path", "--encoded-percent", "decode", "/a%25zz"],
            out="/a%zz\n")
     expect("path --no-merge-slashes", ["path", "--no-merge-slashes", "//a//b"], out="//a//b\n")
@@ -639,6 +637,8 @@ def test_proxy():
     for name, args in [("unknown policy", ["path", "--policy", "iis", "/"]),
                        ("decoded question mark", ["path", "--encoded-question", "decode", "/"]),
                        ("decoded hash", ["path", "--encoded-hash", "decode", "/"]),
+                       ("decoded control", ["path", "--encoded-control", "decode", "/a%0D%0A"]),
+                       ("decoded nul", ["path", "--encoded-nul", "decode", "/a%00"]),
                        ("unknown action", ["path", "--encoded-slash", "drop", "/"]),
                        ("path --set", ["path", "--set", "path", "/"]),
                        ("decode --policy", ["decode", "--policy", "nginx", "x"]),

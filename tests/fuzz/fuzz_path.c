@@ -1,9 +1,13 @@
 /* fuzz_path.c - libFuzzer target: the proxy toolkit (pct_normalize_path,
- * pct_uri_to_iri, pct_iri_to_uri) on every implementation (layout of the
- * input: fuzz.h; byte 0 chooses the policy, byte 1 the options).
+ * pct_normalize_path_v2, pct_uri_to_iri, pct_iri_to_uri) on every
+ * implementation (layout of the input: fuzz.h; byte 0 chooses the policy,
+ * byte 1 the options, byte 3 one class's action in the v2 policy).
  *
  *   same result     status, offset and output equal to the scalar run
- *   normalize_path  never longer; a fixed point (normalizing the output again
+ *   normalize_path  equal to the byte-at-a-time reference
+ *                   (pct_path_normalize_reference), v1 and v2, the v2
+ *                   report too, on every implementation, in place and not;
+ *                   never longer; a fixed point (normalizing the output again
  *                   gives it back); in place == out of place; no "." or ".."
  *                   segment before the query
  *   uri_to_iri      never longer; in place == out of place; idempotent
@@ -13,6 +17,7 @@
 #include <ctype.h>
 
 #include "fuzz.h"
+#include "path.h"
 
 /* The policy of the input's first two bytes (an action per class may also be
  * out of range: then every implementation must say PCT_INVALID_ARGUMENT). */
@@ -22,8 +27,9 @@ static pct_path_policy policy_of(const fuzz_input *in)
     pct_path_policy p;
     p.encoded_slash = (pct_path_action)(a % 3);
     p.encoded_backslash = (pct_path_action)(a / 3 % 3);
-    p.encoded_control = (pct_path_action)(a / 9 % 3);
-    p.encoded_percent = (pct_path_action)(a / 27 % 3);
+    /* controls: KEEP or REJECT (DECODE is PCT_INVALID_ARGUMENT) */
+    p.encoded_control = a / 9 % 2 ? PCT_PATH_REJECT : PCT_PATH_KEEP;
+    p.encoded_percent = (pct_path_action)(a / 18 % 3);
     p.options = b & 15;
     return p;
 }
@@ -104,11 +110,84 @@ static void check_no_dot_segments(const uint8_t *s, size_t n)
     }
 }
 
+/* The v2 policy of the input: a v2 preset (byte 0), the v1 options flipped
+ * by byte 1 and the v2 options of byte 0's high bits, and one class's action
+ * set by byte 3 (a refused one, DECODE of a control, '?' or '#', is left). */
+static pct_path_policy_v2 policy_v2_of(const fuzz_input *in)
+{
+    static const char *const presets[] = {"default", "nginx",   "envoy",
+                                          "apache",  "traefik", "strict"};
+    const unsigned a = in->flags, b = (unsigned)in->set_sel, c = in->chunk_seed;
+    pct_path_policy_v2 p;
+    pct_path_policy_v2_init(&p, presets[a % 6]);
+    p.options = (p.options ^ (b & 15)) | (a & 0xF0);
+    (void)pct_path_policy_v2_set(&p, (pct_path_class)(c % PCT_PATH_CLASSES),
+                                 (pct_path_action)(c / PCT_PATH_CLASSES % 3));
+    return p;
+}
+
+/* The reference's result of a policy against the scalar run's. */
+static void check_reference(const char *name, const uint8_t *src, size_t len,
+                            const pct_path_policy_v2 *p, pct_result got, const uint8_t *got_out)
+{
+    uint8_t *want = fuzz_alloc(len);
+    const pct_result w =
+        pct_path_normalize_reference((const char *)src, len, (char *)want, p, NULL);
+    if (w.status != got.status || w.count != got.count ||
+        (w.status == PCT_OK && w.count && memcmp(want, got_out, w.count) != 0))
+        fuzz_fail(0, "%s: differs from the reference (status %d count %zu, reference %d %zu)", name,
+                  (int)got.status, got.count, (int)w.status, w.count);
+    free(want);
+}
+
+/* pct_normalize_path_v2 with a report on every implementation, out of place
+ * and in place, against the reference. */
+static void fuzz_normalize_path_v2(const fuzz_input *in)
+{
+    const pct_path_policy_v2 p = policy_v2_of(in);
+    uint8_t *want = fuzz_alloc(in->len), *got = fuzz_alloc(in->len);
+    pct_path_report want_report, got_report;
+    const pct_result w = pct_path_normalize_reference((const char *)in->src, in->len, (char *)want,
+                                                      &p, &want_report);
+    const int report_set = w.status == PCT_OK || w.status == PCT_REJECTED_PATH;
+    for (size_t i = 0; i < fuzz_n_impls; i++) {
+        if (pct_use_implementation(fuzz_impls[i]->name) != 0)
+            fuzz_fail(0, "pct_use_implementation(%s) failed", fuzz_impls[i]->name);
+        for (int in_place = 0; in_place < 2; in_place++) {
+            uint8_t *src = (uint8_t *)in->src;
+            if (in_place) {
+                if (in->len)
+                    memcpy(got, in->src, in->len);
+                src = got;
+            }
+            const pct_result r =
+                pct_normalize_path_v2((const char *)src, in->len, (char *)got, &p, &got_report);
+            if (r.status != w.status || r.count != w.count ||
+                (w.status == PCT_OK && w.count && memcmp(want, got, w.count) != 0) ||
+                (report_set && (got_report.changes != want_report.changes ||
+                                got_report.first_change != want_report.first_change)))
+                fuzz_fail(0,
+                          "normalize_path_v2 (%s%s, options %u): status %d count %zu report "
+                          "{%u, %zu}; reference %d %zu {%u, %zu}",
+                          fuzz_impls[i]->name, in_place ? ", in place" : "", (unsigned)p.options,
+                          (int)r.status, r.count, (unsigned)got_report.changes,
+                          got_report.first_change, (int)w.status, w.count,
+                          (unsigned)want_report.changes, want_report.first_change);
+        }
+    }
+    pct_use_implementation("scalar");
+    free(want);
+    free(got);
+}
+
 static void fuzz_normalize_path(const fuzz_input *in)
 {
     const pct_path_policy p = policy_of(in);
     pct_result r;
     uint8_t *out = run_all("normalize_path", normalize_path, in->src, in->len, in->len, &p, &r);
+    pct_path_policy_v2 v2;
+    pct_path_policy_from_v1(&v2, &p);
+    check_reference("normalize_path", in->src, in->len, &v2, r, out);
     check_in_place("normalize_path", normalize_path, in->src, in->len, &p, r, out);
     if (r.status == PCT_OK) {
         if (r.count > in->len)
@@ -184,6 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_init_impls();
     fuzz_parse(&in, data, size);
     fuzz_normalize_path(&in);
+    fuzz_normalize_path_v2(&in);
     fuzz_iri(&in);
     fuzz_release(&in);
     return 0;
