@@ -3,22 +3,23 @@
 
 Builds the module (contrib/nginx/build.sh into build/nginx), starts a back
 end (its own nginx, answering "ok") and a front nginx with the module, one
-worker pinned to CPU 0, with two servers that proxy to the back end over
+worker pinned to CPU 0, with four servers that proxy to the back end over
 keep-alive connections:
 
-    off   pct_path off;  proxy_pass http://backend;
-    on    pct_path on;   proxy_pass http://backend$pct_path$is_args$args;
+    off        pct_path off;  proxy_pass http://backend;
+    on         pct_path on;   proxy_pass http://backend;
+    off, var   pct_path off;  proxy_pass http://backend$pct_path$is_args$args;
+    on, var    pct_path on;   proxy_pass http://backend$pct_path$is_args$args;
 
-and, to tell the module's cost from that of a proxy_pass with variables
-(nginx builds and parses the URL per request), a third:
-
-    off, same line   pct_path off;  proxy_pass http://backend$pct_path$is_args$args;
+on / off is what the module costs; on, var / off what forwarding $pct_path
+costs against no module (nginx builds and parses the URL of a proxy_pass
+with variables per request: its own cost, the same with the module off).
 
 wrk (Debian's), pinned with the back end to the other CPU, sends the same
 target to each in turn, round after round; the front worker's CPU time
 (/proc/PID/stat) divided by the requests wrk completed is the CPU per
 request. Prints a Markdown table: median microseconds per request for each
-target and server, and the medians of the per-round ratios of `on` to each.
+target and server, and the medians of the per-round ratios.
 
     python3 scripts/bench-nginx.py [--rounds N] [--seconds S]
 
@@ -95,7 +96,7 @@ def main():
     module = subprocess.run(["bash", os.path.join(ROOT, "contrib/nginx/build.sh"),
                              os.path.join(ROOT, "build/nginx")], check=True, capture_output=True,
                             text=True).stdout.strip().splitlines()[-1]
-    back_port, off_port, on_port, var_port = free_ports(4)
+    back_port, off_port, on_port, offvar_port, onvar_port = free_ports(5)
     with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
         back = Nginx(module, d1)
         back.write('    server { listen 127.0.0.1:%d; location / { return 200 "ok"; } }\n'
@@ -107,22 +108,27 @@ def main():
     server { listen 127.0.0.1:%(off)d; pct_path off;
         location / { proxy_pass http://backend; } }
     server { listen 127.0.0.1:%(on)d; pct_path on;
+        location / { proxy_pass http://backend; } }
+    server { listen 127.0.0.1:%(offvar)d; pct_path off;
         location / { proxy_pass http://backend$pct_path$is_args$args; } }
-    server { listen 127.0.0.1:%(var)d; pct_path off;
+    server { listen 127.0.0.1:%(onvar)d; pct_path on;
         location / { proxy_pass http://backend$pct_path$is_args$args; } }
-""" % {"back": back_port, "off": off_port, "on": on_port, "var": var_port})
+""" % {"back": back_port, "off": off_port, "on": on_port, "offvar": offvar_port,
+       "onvar": onvar_port})
         back.start([back_port])
-        front.start([off_port, on_port, var_port])
+        front.start([off_port, on_port, offvar_port, onvar_port])
         try:
             subprocess.run(["taskset", "-pc", "1", str(back.proc.pid)], check=True,
                            capture_output=True)
             subprocess.run(["taskset", "-pc", "0", str(front.proc.pid)], check=True,
                            capture_output=True)
-            ports = {"off": off_port, "on": on_port, "var": var_port}
+            ports = {"off": off_port, "on": on_port, "offvar": offvar_port,
+                     "onvar": onvar_port}
+            pairs = [("on", "off"), ("onvar", "offvar"), ("onvar", "off")]
             rows = []
             for name, target in TARGETS:
                 us = {k: [] for k in ports}
-                ratios = {"off": [], "var": []}
+                ratios = {pair: [] for pair in pairs}
                 for r in range(args.rounds):
                     got = {}
                     order = list(ports) if r % 2 == 0 else list(reversed(list(ports)))
@@ -131,21 +137,21 @@ def main():
                         n = wrk(ports[which], target, args.seconds)
                         got[which] = (cpu_seconds(front.proc.pid) - c0) / n * 1e6
                         us[which].append(got[which])
-                    for base in ratios:
-                        ratios[base].append(got["on"] / got[base])
-                rows.append((name, len(target)) + tuple(statistics.median(us[k])
-                                                         for k in ("off", "var", "on")) +
-                            tuple(statistics.median(ratios[k]) for k in ("off", "var")))
+                    for a, b in pairs:
+                        ratios[(a, b)].append(got[a] / got[b])
+                rows.append((name, len(target)) + tuple(statistics.median(us[k]) for k in ports) +
+                            tuple(statistics.median(ratios[p]) for p in pairs))
         finally:
             front.stop()
             back.stop()
     print("nginx worker CPU per request, %d rounds of %d s (medians; %s; load %s)"
           % (args.rounds, args.seconds, os.uname().release, os.getloadavg()[0]))
     print()
-    print("| target | bytes | off µs | off, same line µs | on µs | on / off | on / off, same line |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| target | bytes | off µs | on µs | off, var µs | on, var µs | on / off "
+          "| on, var / off, var | on, var / off |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
-        print("| %s | %d | %.2f | %.2f | %.2f | %.3f | %.3f |" % row)
+        print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f | %.3f |" % row)
 
 if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.default_int_handler)

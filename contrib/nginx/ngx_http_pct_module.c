@@ -40,6 +40,7 @@
  *   pct_path_policy default | nginx | envoy | apache | traefik | strict;
  *   pct_path_encoded_slash | _backslash | _nul | _semicolon | _percent |
  *       _question | _hash | _control  keep | decode | reject;
+ *       (decode: not for _nul, _control, _question, _hash)
  *   pct_path_reject_above_root on | off;
  *   pct_path_dot_params off | on | reject;
  *   pct_path_reject_changed on | off;
