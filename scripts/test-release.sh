@@ -187,10 +187,10 @@ check_cmake() {
     expect_equal "$(head -n 1 <<<"$out")" 'a b -> a+b' || return 1
     # The version file: 0.x releases are compatible within their minor version.
     local version
-    for version in 0.2 1.0; do
+    for version in 0.1 0.3 1.0; do
         if cmake -S tests/release/cmake-consumer -B "$dir-$version" -G Ninja \
             -DCMAKE_PREFIX_PATH="$release_prefix" -DPCT_WANT_VERSION=$version >/dev/null 2>&1; then
-            echo "find_package(libpct $version) accepted libpct 0.1"
+            echo "find_package(libpct $version) accepted libpct 0.2"
             return 1
         fi
     done
@@ -261,7 +261,7 @@ check_deb() {
     arch=$(dpkg-architecture -qDEB_HOST_ARCH) || return 1
     # package: files it must hold | a pattern none of its files may match
     local -A must=(
-        [libpct0]='/libpct.so.0 /libpct.so.0.1.0'
+        [libpct0]='/libpct.so.0 /libpct.so.0.2.0'
         [libpct-dev]='/usr/include/pct.h /libpct.a /libpct.so /pkgconfig/libpct.pc
                       /cmake/libpct/libpctConfig.cmake /man3/libpct.3.gz'
         [pct]='/usr/bin/pct /man1/pct.1.gz /bash-completion/completions/pct'
