@@ -2,8 +2,8 @@
 """check_symbols.py LIBPCT_SO SYMBOLS_FILE VERSION
 
 The dynamic symbols libpct.so exports against debian/libpct0.symbols (the
-Debian symbols file): every exported symbol is listed with the release that
-added it, and every listed symbol is exported. VERSION is the project's:
+Debian symbols file): every exported symbol (but the compiler's own, named
+__*) is listed with the release that added it, and every listed symbol is exported. VERSION is the project's:
 no symbol can be newer. Reads the library with readelf (binutils), which
 reads any ELF, so it works in cross builds too. Exit 77 (skip) without the
 symbols file (a tarball without debian/)."""
@@ -31,7 +31,12 @@ def exported(lib):
             continue
         if typ not in ("FUNC", "OBJECT", "IFUNC"):
             continue
-        names.add(name.split("@")[0])
+        name = name.split("@")[0]
+        # Reserved names are the compiler's, not libpct's: ASan's
+        # __odr_asan.<name> in a sanitizer build, for one.
+        if name.startswith("__"):
+            continue
+        names.add(name)
     return names
 
 
