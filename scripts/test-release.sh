@@ -19,7 +19,8 @@
 #                shared, no pct_* re-exported
 #   debug-paths  a debug build's libpct.so embeds no source or build path
 #   deb          dpkg-buildpackage -b in a scratch copy (which runs the unit
-#                tests); the files of each package, libpct-doc's too; lintian
+#                tests), and again elsewhere with nocheck: byte-identical
+#                .debs; the files of each package, libpct-doc's too; lintian
 #                with no error or warning; pct run from the unpacked .deb
 #                (not with --quick)
 
@@ -292,6 +293,17 @@ check_deb() {
     copy_tree "$dir/src" || return 1
     (cd "$dir/src" && DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b) ||
         return 1
+    # Reproducible: built again elsewhere (another path; nocheck, which must
+    # not change the packages either), every .deb byte-identical.
+    copy_tree "$dir/again/elsewhere/src" || return 1
+    (cd "$dir/again/elsewhere/src" &&
+        DEB_BUILD_OPTIONS="parallel=$(nproc) nocheck" dpkg-buildpackage -us -uc -b) || return 1
+    local deb bad=0
+    for deb in "$dir"/*.deb; do
+        cmp "$deb" "$dir/again/elsewhere/${deb##*/}" || bad=1
+    done
+    ((bad == 0)) || { echo "the packages differ between two builds" && return 1; }
+    echo "two builds: every .deb byte-identical"
     local version arch
     version=$(dpkg-parsechangelog -l debian/changelog -S Version) || return 1
     arch=$(dpkg-architecture -qDEB_HOST_ARCH) || return 1
@@ -303,7 +315,7 @@ check_deb() {
         [pct]='/usr/bin/pct /man1/pct.1.gz /bash-completion/completions/pct'
     )
     local -A must_not=([libpct0]='include|\.a$|bin/' [libpct-dev]='bin/|\.so\.0' [pct]='libpct|include')
-    local bad=0 files f
+    local files f
     # libpct-doc (Architecture: all): the documents and the examples
     files=$(dpkg-deb -c "$dir/libpct-doc_${version}_all.deb" | awk '{ print $6 }' | sed 's|^\.||') || {
         echo "no libpct-doc package"
@@ -322,7 +334,7 @@ check_deb() {
     done
     # lintian: no error and no warning on any package.
     local tags
-    tags=$(lintian --no-tag-display-limit "$dir"/libpct_"${version}"_"$arch".changes 2>&1) || true
+    tags=$(lintian --tag-display-limit 0 "$dir"/libpct_"${version}"_"$arch".changes 2>&1) || true
     echo "lintian:"
     printf '%s\n' "$tags" | sed 's/^/  /'
     if grep -qE '^(E|W): ' <<<"$tags"; then
