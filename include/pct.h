@@ -27,9 +27,9 @@ extern "C" {
 #endif
 
 #define PCT_VERSION_MAJOR 0
-#define PCT_VERSION_MINOR 1
+#define PCT_VERSION_MINOR 2
 #define PCT_VERSION_PATCH 0
-#define PCT_VERSION_STRING "0.1.0"
+#define PCT_VERSION_STRING "0.2.0"
 /* Compare with PCT_VERSION_NUMBER >= PCT_MAKE_VERSION(0, 1, 0). */
 #define PCT_MAKE_VERSION(major, minor, patch) ((major)*10000L + (minor)*100L + (patch))
 #define PCT_VERSION_NUMBER PCT_MAKE_VERSION(PCT_VERSION_MAJOR, PCT_VERSION_MINOR, PCT_VERSION_PATCH)
@@ -46,7 +46,7 @@ extern "C" {
 #define PCT_API
 #endif
 
-/* The version of the library actually linked, e.g. "0.1.0". */
+/* The version of the library actually linked, e.g. "0.2.0". */
 PCT_API const char *pct_version(void);
 
 /* ------------------------------------------------------------------------ */
@@ -562,6 +562,12 @@ enum {
     PCT_PATH_DID_SEE_PARAMS = 256       /* a segment holds a ';' (path parameters) */
 };
 
+/* What pct_normalize_path_v2 did. The caller provides it, so its size is
+ * part of the ABI. Growth, as pct_path_policy's: a later version that
+ * reports more appends a field and fills it only when a new PCT_PATH_*
+ * option bit of the policy asks for it, so a report declared for this
+ * version (whose policy cannot set that bit: unknown bits are
+ * PCT_INVALID_ARGUMENT) keeps its size and is never written past. */
 typedef struct pct_path_report {
     uint32_t changes; /* PCT_PATH_DID_*; every bit but SEE_PARAMS is a change */
     /* Input offset of the first token that normalization changed or

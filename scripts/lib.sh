@@ -2,11 +2,13 @@
 # scripts/lib.sh - shared by scripts/test.sh and scripts/demo.sh (source it, don't run it).
 
 # Debian 12 packages the build, the tests and the demo need.
-# libc6-dev-arm64-cross is only a Recommends of gcc-aarch64-linux-gnu, so it is named here.
+# libc6-dev-*-cross is only a Recommends of gcc-*-linux-gnu, so it is named here.
 PCT_PACKAGES=(
     meson ninja-build pkg-config gcc g++ clang libclang-rt-14-dev clang-format python3 nodejs
     gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libsimde-dev libbenchmark-dev
-    cmake groff-base bash-completion dpkg-dev debhelper fakeroot
+    # i386 (run natively or under qemu-i386) and s390x (big-endian, under qemu-s390x)
+    gcc-i686-linux-gnu libc6-dev-i386-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross
+    cmake groff-base bash-completion dpkg-dev debhelper fakeroot lintian
     # pct logs: compressed input (the CLI only), and the tools its tests make files with
     libisal-dev zlib1g-dev libzstd-dev gzip zstd xz-utils bzip2
     # the nginx module (contrib/nginx): Debian's nginx, and its configure script and headers

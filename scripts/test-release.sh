@@ -14,9 +14,15 @@
 #   subproject-static, subproject-shared
 #                a parent meson project using libpct as a subproject: what
 #                it links, its meson test runs only its own test, its
-#                install holds nothing of libpct, no pct_* re-exported
-#   deb          dpkg-buildpackage -b in a scratch copy; the files of each
-#                package; pct run from the unpacked .deb (not with --quick)
+#                install holds nothing of libpct when static and the shared
+#                library alone (which the installed app runs with) when
+#                shared, no pct_* re-exported
+#   debug-paths  a debug build's libpct.so embeds no source or build path
+#   deb          dpkg-buildpackage -b in a scratch copy (which runs the unit
+#                tests), and again elsewhere with nocheck: byte-identical
+#                .debs; the files of each package, libpct-doc's too; lintian
+#                with no error or warning; pct run from the unpacked .deb
+#                (not with --quick)
 
 release_pass=0
 release_fail=0
@@ -48,6 +54,10 @@ expect_equal() {
 # copy_tree DEST: the source tree without build trees or git metadata
 copy_tree() {
     mkdir -p "$1" && tar --exclude=./build --exclude=./.git -cf - . | tar -xf - -C "$1"
+}
+
+release_version() { # the project's version, from meson.build
+    sed -n "s/^  version: '\\(.*\\)',\$/\\1/p" meson.build
 }
 
 release_libdir() { # the libdir of the install, relative to the prefix
@@ -187,10 +197,10 @@ check_cmake() {
     expect_equal "$(head -n 1 <<<"$out")" 'a b -> a+b' || return 1
     # The version file: 0.x releases are compatible within their minor version.
     local version
-    for version in 0.2 1.0; do
+    for version in 0.1 0.3 1.0; do
         if cmake -S tests/release/cmake-consumer -B "$dir-$version" -G Ninja \
             -DCMAKE_PREFIX_PATH="$release_prefix" -DPCT_WANT_VERSION=$version >/dev/null 2>&1; then
-            echo "find_package(libpct $version) accepted libpct 0.1"
+            echo "find_package(libpct $version) accepted libpct 0.2"
             return 1
         fi
     done
@@ -241,13 +251,40 @@ check_subproject() {
 print(" ".join(json.loads(l)["name"] for l in open(sys.argv[1]) if l.strip()))' \
         "$build/meson-logs/testlog.json") || return 1
     expect_equal "$tests" app || bad=1
-    # meson install: the parent's files and nothing of libpct.
+    # meson install: the parent's files; with shared, the library they link
+    # (no header, .pc, CMake files or man page), found by the installed app.
     meson install -C "$build" --no-rebuild --destdir "$build/destdir" >/dev/null || return 1
     local installed
     installed=$(cd "$build/destdir" && find . \( -type f -o -type l \) | sed 's|.*/||' | sort |
         tr '\n' ' ')
-    expect_equal "$installed" "app libplugin.so " || bad=1
+    if [[ $kind == shared ]]; then
+        expect_equal "$installed" "app libpct.so libpct.so.0 libpct.so.$(release_version) libplugin.so " ||
+            bad=1
+        local app lib out
+        app=$(find "$build/destdir" -name app -type f) lib=$(find "$build/destdir" -name libpct.so.0)
+        out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$app" 'a b') || bad=1
+        expect_equal "$out" 'a%20b' || bad=1
+    else
+        expect_equal "$installed" "app libplugin.so " || bad=1
+    fi
     ((bad == 0))
+}
+
+# A debug build of the library embeds neither the source nor the build path
+# (-ffile-prefix-map): builds in different directories are the same.
+check_debug_paths() {
+    local build=$release_scratch/debug lib
+    meson setup "$build" -Dbuildtype=debug -Dtools=disabled -Dtests=disabled -Dbench=disabled \
+        -Dwerror=true || return 1
+    ninja -C "$build" || return 1
+    lib=$(find "$build" -maxdepth 1 -name 'libpct.so.*.*.*' -print -quit)
+    [[ -n $lib ]] || return 1
+    if grep -aqF -e "$PWD" -e "$build" "$lib"; then
+        echo "$lib embeds the source or the build path:"
+        strings -a "$lib" | grep -F -e "$PWD" -e "$build" | head -n 5
+        return 1
+    fi
+    echo "$lib: no $PWD, no $build"
 }
 
 check_deb() {
@@ -256,18 +293,54 @@ check_deb() {
     copy_tree "$dir/src" || return 1
     (cd "$dir/src" && DEB_BUILD_OPTIONS="parallel=$(nproc)" dpkg-buildpackage -us -uc -b) ||
         return 1
+    # Reproducible: built again elsewhere (another path; nocheck, which must
+    # not change the packages either), every .deb byte-identical.
+    copy_tree "$dir/again/elsewhere/src" || return 1
+    (cd "$dir/again/elsewhere/src" &&
+        DEB_BUILD_OPTIONS="parallel=$(nproc) nocheck" dpkg-buildpackage -us -uc -b) || return 1
+    local deb bad=0
+    for deb in "$dir"/*.deb; do
+        cmp "$deb" "$dir/again/elsewhere/${deb##*/}" || bad=1
+    done
+    ((bad == 0)) || { echo "the packages differ between two builds" && return 1; }
+    echo "two builds: every .deb byte-identical"
     local version arch
     version=$(dpkg-parsechangelog -l debian/changelog -S Version) || return 1
     arch=$(dpkg-architecture -qDEB_HOST_ARCH) || return 1
     # package: files it must hold | a pattern none of its files may match
     local -A must=(
-        [libpct0]='/libpct.so.0 /libpct.so.0.1.0'
+        [libpct0]='/libpct.so.0 /libpct.so.0.2.0'
         [libpct-dev]='/usr/include/pct.h /libpct.a /libpct.so /pkgconfig/libpct.pc
                       /cmake/libpct/libpctConfig.cmake /man3/libpct.3.gz'
         [pct]='/usr/bin/pct /man1/pct.1.gz /bash-completion/completions/pct'
     )
     local -A must_not=([libpct0]='include|\.a$|bin/' [libpct-dev]='bin/|\.so\.0' [pct]='libpct|include')
-    local bad=0 files f
+    local files f
+    # libpct-doc (Architecture: all): the documents and the examples
+    files=$(dpkg-deb -c "$dir/libpct-doc_${version}_all.deb" | awk '{ print $6 }' | sed 's|^\.||') || {
+        echo "no libpct-doc package"
+        bad=1
+    }
+    echo "libpct-doc:" "${files//$'\n'/ }"
+    # (names without .gz: dh_compress compresses what is over 4 KiB; debhelper
+    # puts the documents of a -doc package under the doc directory of the
+    # package it documents, here libpct-dev's)
+    for f in /doc/libpct-dev/README.md /doc/libpct-dev/SECURITY.md /doc/libpct-doc/changelog \
+        /examples/path_check.c /examples/log_decode.c /examples/encode_decode.c; do
+        grep -q -- "$f\$" <<<"${files//.gz/}" || {
+            echo "libpct-doc lacks $f"
+            bad=1
+        }
+    done
+    # lintian: no error and no warning on any package.
+    local tags
+    tags=$(lintian --tag-display-limit 0 "$dir"/libpct_"${version}"_"$arch".changes 2>&1) || true
+    echo "lintian:"
+    printf '%s\n' "$tags" | sed 's/^/  /'
+    if grep -qE '^(E|W): ' <<<"$tags"; then
+        echo "lintian: $(grep -c '^E: ' <<<"$tags") errors, $(grep -c '^W: ' <<<"$tags") warnings"
+        bad=1
+    fi
     for pkg in libpct0 libpct-dev pct; do
         files=$(dpkg-deb -c "$dir/${pkg}_${version}_$arch.deb" | awk '{ print $6 }' |
             sed 's|^\.||' | grep -v '/$' | grep -v '^/usr/share/doc/') || {
@@ -320,6 +393,7 @@ print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
     release_check cmake check_cmake
     release_check subproject-static check_subproject static
     release_check subproject-shared check_subproject shared
+    release_check debug-paths check_debug_paths
     if ((quick)); then
         echo "  skip  deb (--quick)"
         release_skip=1

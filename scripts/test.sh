@@ -15,6 +15,11 @@
 #   python  the pct Python package installed offline in a venv      build/python
 #           (bindings/python), its pytest suite
 #   arm64   aarch64 cross build, tests under qemu-user             build/arm64
+#   i386    i686 cross build (32-bit x86: no AVX-512), the tests   build/i386
+#           run natively where the kernel runs i386 programs, else
+#           under qemu-i386
+#   s390x   big-endian s390x cross build, the scalar                build/s390x
+#           implementation's unit tests under qemu-user (shortened)
 #   tsan    clang ThreadSanitizer build; the `pct logs` tests that  build/tsan
 #           run many threads on small chunks
 #   nginx   contrib/nginx/build.sh, then Debian's nginx with the    build/nginx
@@ -28,8 +33,8 @@
 #           bash completion, pkg-config, CMake find_package, libpct as a
 #           meson subproject (static and shared), the .debs
 #
-#   --quick       skip the clang, fuzz, arm64 and tsan steps and the .deb
-#                 build (fast local loop)
+#   --quick       skip the clang, fuzz, arm64, i386, s390x and tsan steps
+#                 and the .deb build (fast local loop)
 #   --no-install  never install packages (as root, missing Debian packages are
 #                 otherwise installed with apt-get)
 #
@@ -63,6 +68,8 @@ for arg in "$@"; do
 done
 
 QEMU_AARCH64=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+QEMU_I386=(qemu-i386 -L /usr/i686-linux-gnu)
+QEMU_S390X=(qemu-s390x -L /usr/s390x-linux-gnu)
 
 # ---------------------------------------------------------------------------
 # Bookkeeping
@@ -288,6 +295,44 @@ step_arm64() {
         -Dbuildtype=release -Dwerror=true -Dbench=disabled
 }
 
+# i386 (Debian's i386, 32-bit x86): where this x86_64 kernel runs an i386
+# program (IA-32 emulation), the tests run natively (cross/run-natively.ini),
+# else under qemu-i386 (the cross file's exe_wrapper).
+step_i386() {
+    banner "i386: i686 cross build, tests natively or under qemu-i386 (build/i386)"
+    local -x CC=gcc CXX=g++
+    local -x PCT_TEST_QUICK=1
+    local extra=() probe=build/i386-probe
+    mkdir -p build
+    if printf 'int main(void) { return sizeof(void *) == 4 ? 0 : 1; }\n' |
+        i686-linux-gnu-gcc -x c - -o "$probe" 2>/dev/null && "./$probe" 2>/dev/null; then
+        echo "i386 programs run natively here"
+        extra=(--cross-file cross/run-natively.ini)
+        local -x PCT_EXE_WRAPPER=
+    else
+        echo "i386 programs run under qemu-i386"
+        local -x PCT_EXE_WRAPPER="${QEMU_I386[*]}"
+    fi
+    rm -f "$probe"
+    local test_args=(--timeout-multiplier 5)
+    meson_step i386 build/i386 --cross-file cross/i686-linux-gnu.ini "${extra[@]}" \
+        -Dbuildtype=release -Dwerror=true -Dbench=disabled
+}
+
+# s390x: a big-endian target, built in full, the scalar implementation's
+# unit tests run under qemu-s390x with the loops shortened (the other
+# implementations are x86 or ARM only; SIMDe's NEON emulation is not built
+# for big-endian hosts: src/meson.build).
+step_s390x() {
+    banner "s390x: big-endian cross build, the scalar unit tests under qemu-user (build/s390x)"
+    local -x CC=gcc CXX=g++
+    local -x PCT_TEST_QUICK=1 PCT_TEST_IMPL=scalar
+    local -x PCT_EXE_WRAPPER="${QEMU_S390X[*]}"
+    local test_args=(--timeout-multiplier 5 --suite unit)
+    meson_step s390x build/s390x --cross-file cross/s390x-linux-gnu.ini \
+        -Dbuildtype=release -Dwerror=true -Dbench=disabled
+}
+
 step_tsan() {
     banner "tsan: clang ThreadSanitizer, the pct logs thread tests (build/tsan)"
     local -x CC=clang CXX=clang++
@@ -439,6 +484,8 @@ if ((quick)); then skipped_step clang --quick; else step_clang; fi
 step_asan
 if ((quick)); then skipped_step fuzz --quick; else step_fuzz; fi
 if ((quick)); then skipped_step arm64 --quick; else step_arm64; fi
+if ((quick)); then skipped_step i386 --quick; else step_i386; fi
+if ((quick)); then skipped_step s390x --quick; else step_s390x; fi
 if ((quick)); then skipped_step tsan --quick; else step_tsan; fi
 step_nginx
 

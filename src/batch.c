@@ -190,19 +190,19 @@ BATCH_INLINE int chunk_offsets_body(int wide, const escape_map *map, const void 
                                     size_t first, size_t last, void *out_offsets,
                                     pct_result *results, size_t *pos)
 {
-    const size_t base = (size_t)offset_at(offsets, wide, first), out0 = *pos;
-    size_t prev = out0;
-    uint64_t crossing = 0;
+    const size_t base = (size_t)offset_at(offsets, wide, first);
+    const uint64_t out0 = *pos;
+    uint64_t prev = out0, crossing = 0; /* the sums modulo 2^64, as impl.h's kernels */
     for (size_t i = first; i < last; i++) {
         const size_t end = (size_t)offset_at(offsets, wide, i + 1) - base;
         crossing |= map->ends[end >> 6] >> (end & 63);
-        const size_t out = out0 + end - 2 * escapes_before(map, end);
+        const uint64_t out = out0 + end - 2 * (uint64_t)escapes_before(map, end);
         results[i].status = PCT_OK;
-        results[i].count = out - prev;
-        set_offset(out_offsets, wide, i + 1, out);
+        results[i].count = (size_t)(out - prev);
+        pct_batch_sum_store(out_offsets, wide, i + 1, out);
         prev = out;
     }
-    *pos = prev;
+    *pos = (size_t)prev;
     return (int)(crossing & 1);
 }
 

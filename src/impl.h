@@ -59,9 +59,24 @@ typedef void pct_find_all_fn(const uint8_t *src, size_t len, const pct_set *set,
  * out_offsets[i + 1] = out0 + the sizes of strings 0..i (same width;
  * out_offsets[0] is left alone), and returns 0; or returns 1, with those
  * left meaningless, if a '%' is in the last two bytes of a string (where
- * the decoder could complete an escape with the next string's bytes). */
+ * the decoder could complete an escape with the next string's bytes).
+ * A '%' that starts no escape can make the sums "negative": they are taken
+ * modulo 2^64 whatever the width of size_t (uint64_t, never size_t, so
+ * that a 32-bit build writes what a 64-bit one does), stored as int64_t, or
+ * as their low 32 bits (int32_t); results[i].count is the difference of
+ * two sums, modulo SIZE_MAX + 1. pct_batch_sum_store writes one. */
 typedef int pct_batch_offsets_fn(const uint8_t *src, const void *offsets, int wide, size_t n,
                                  size_t out0, void *out_offsets, pct_result *results);
+
+/* out_offsets[i] = sum, wrapped to the offsets' width as pct_batch_offsets_fn
+ * says. */
+static inline void pct_batch_sum_store(void *out_offsets, int wide, size_t i, uint64_t sum)
+{
+    if (wide)
+        ((int64_t *)out_offsets)[i] = (int64_t)sum;
+    else
+        ((int32_t *)out_offsets)[i] = (int32_t)(uint32_t)sum;
+}
 
 /* pct_batch_decode: the lenient decode (flags 0 or PCT_PLUS) of the same
  * chunk as one buffer into dst (*decoded: the decoder's result, as

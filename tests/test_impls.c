@@ -186,11 +186,12 @@ static pct_result bref_res[BATCH_MAXN];
 /* What pct_batch_offsets answers for text cut at bends[0..n] (bends[0] ==
  * 0): 1 if a '%' is in the last two bytes of a string, else 0 and each
  * string's size (its length less 2 per '%') in bref_res, the running sums
- * from out0 in bref_out[1..n]. */
+ * from out0 in bref_out[1..n], modulo 2^64 whatever size_t is (impl.h: a
+ * '%' that starts no escape can make them "negative"). */
 static int batch_oracle(const uint8_t *text, size_t n, size_t out0)
 {
     int crossing = 0;
-    size_t out = out0;
+    uint64_t out = out0;
     for (size_t i = 0; i < n; i++) {
         const size_t start = (size_t)bends[i], end = (size_t)bends[i + 1];
         size_t percents = 0;
@@ -199,10 +200,11 @@ static int batch_oracle(const uint8_t *text, size_t n, size_t out0)
             if (text[k] == '%' && k + 2 >= end)
                 crossing = 1;
         }
+        const uint64_t next = out + end - start - 2 * (uint64_t)percents;
         bref_res[i].status = PCT_OK;
-        bref_res[i].count = end - start - 2 * percents;
-        out += bref_res[i].count;
-        bref_out[i + 1] = (int64_t)out;
+        bref_res[i].count = (size_t)(next - out);
+        bref_out[i + 1] = (int64_t)next;
+        out = next;
     }
     return crossing;
 }
@@ -257,9 +259,10 @@ static void compare_batch_offsets(const pct_impl *im, const uint8_t *text, size_
         if (!CHECK_EQ(ref, want))
             continue;
         for (size_t i = 0; !ref && i < n; i++) {
+            /* 32-bit offsets: the low 32 bits of the 64-bit sum */
             const int64_t o = wide ? ref_outs[i + 1] : ref_outs32[i + 1];
-            if (!CHECK_RESULT(ref_res[i], PCT_OK, bref_res[i].count) ||
-                !CHECK_EQ(o, bref_out[i + 1]))
+            const int64_t w = wide ? bref_out[i + 1] : (int32_t)(uint32_t)bref_out[i + 1];
+            if (!CHECK_RESULT(ref_res[i], PCT_OK, bref_res[i].count) || !CHECK_EQ(o, w))
                 break;
         }
         /* the implementation, against the guard pages */
@@ -377,6 +380,32 @@ static void run_batch_offsets(const pct_impl *im)
     }
 }
 
+/* The wrapped sums, spelled out (impl.h): "%%%%%%%%%%xx" (10 '%', 12
+ * bytes) and "ab" after out0 = 5 have sizes -8 and 2, so the sums are
+ * 5 - 8 = -3 and -1 modulo 2^64: int64_t -3 and -1, int32_t -3 and -1, the
+ * sizes SIZE_MAX - 7 and 2. The same on every host: a 32-bit size_t must
+ * not make the 64-bit offsets 2^32 - 3 and 2^32 - 1. */
+static void run_batch_wrap(pct_batch_offsets_fn *batch_offsets, const char *name)
+{
+    static const uint8_t text[] = "%%%%%%%%%%xxab";
+    for (int wide = 0; wide < 2; wide++) {
+        const int64_t offs64[3] = {7, 19, 21};
+        const int32_t offs32[3] = {7, 19, 21};
+        int64_t outs64[3] = {0, 0, 0};
+        int32_t outs32[3] = {0, 0, 0};
+        pct_result res[2];
+        const int crossing = batch_offsets(text, wide ? (const void *)offs64 : (const void *)offs32,
+                                           wide, 2, 5, wide ? (void *)outs64 : (void *)outs32, res);
+        const int64_t o1 = wide ? outs64[1] : outs32[1], o2 = wide ? outs64[2] : outs32[2];
+        CHECK_MSG(crossing == 0 && o1 == -3 && o2 == -1 && res[0].count == SIZE_MAX - 7 &&
+                      res[1].count == 2,
+                  "%s batch_offsets, wide %d: crossing %d, offsets %lld %lld, sizes %zu %zu "
+                  "(want 0, -3 -1, %zu 2)",
+                  name, wide, crossing, (long long)o1, (long long)o2, res[0].count, res[1].count,
+                  (size_t)(SIZE_MAX - 7));
+    }
+}
+
 static void run_impl(const pct_impl *im)
 {
     static uint8_t buf[MAXLEN + 64];
@@ -448,9 +477,11 @@ int main(void)
             fflush(stdout);
             run_impl(impls[i]);
             run_batch_offsets(impls[i]);
+            run_batch_wrap(impls[i]->batch_offsets, impls[i]->name);
             runnable++;
         }
     }
+    run_batch_wrap(pct_scalar_batch_offsets, "scalar");
     CHECK(runnable >= 1);
     guarded_free(&gin);
     guarded_free(&gout);

@@ -625,7 +625,7 @@ static void print_version(void)
 {
     printf("pct %s\nimplementation: %s (available: ", pct_version(), pct_implementation());
     cli_print_implementations(stdout);
-    fputs(")\n", stdout);
+    printf(")\ncompressed input (pct logs): %s\n", pct_logs_compression());
 }
 
 /* ------------------------------------------------------------------------ */

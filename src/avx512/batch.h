@@ -141,21 +141,18 @@ PCT_BLOCK_INLINE int batch_strings(int wide, const batch_map *m, const void *off
     uint64_t crossed = _mm512_test_epi64_mask(crossing, one);
     uint64_t prev_lanes[8];
     _mm512_storeu_si512((void *)prev_lanes, prev);
-    size_t before = (size_t)prev_lanes[7];
+    uint64_t before = prev_lanes[7]; /* the sums modulo 2^64 (impl.h) */
     for (; i < n; i++) {
         const size_t end = (size_t)((wide ? o64[i + 1] : o32[i + 1]) - base);
         const size_t w = end >> 6, k = end & 63;
         const uint64_t bits = m->masks[w], aux = m->aux[w];
         const size_t count =
             (size_t)(aux >> 2) + (size_t)__builtin_popcountll(bits & ((UINT64_C(1) << k) - 1));
-        const size_t out = out0 + end - 2 * count;
+        const uint64_t out = (uint64_t)out0 + end - 2 * (uint64_t)count;
         crossed |= (bits << 1 | bits << 2 | (aux & 3)) >> k & 1;
         results[i].status = PCT_OK;
-        results[i].count = out - before;
-        if (wide)
-            ((int64_t *)out_offsets)[i + 1] = (int64_t)out;
-        else
-            ((int32_t *)out_offsets)[i + 1] = (int32_t)out;
+        results[i].count = (size_t)(out - before);
+        pct_batch_sum_store(out_offsets, wide, i + 1, out);
         before = out;
     }
     return crossed != 0;

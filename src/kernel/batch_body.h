@@ -72,19 +72,17 @@ PCT_BATCH_INLINE int batch_strings(int wide, const batch_map *m, const void *off
     const int64_t *o64 = (const int64_t *)offsets;
     const int64_t base = wide ? o64[0] : o32[0];
     uint64_t crossing = 0;
-    size_t prev = out0;
+    uint64_t prev = out0; /* the sums modulo 2^64 (impl.h) */
     for (size_t i = 0; i < n; i++) {
         const size_t end = (size_t)((wide ? o64[i + 1] : o32[i + 1]) - base);
         const size_t w = end >> 6, k = end & 63;
         const uint64_t below = m->masks[w] & ((UINT64_C(1) << k) - 1);
-        const size_t out = out0 + end - 2 * (m->before[w] + (size_t)__builtin_popcountll(below));
+        const uint64_t out =
+            (uint64_t)out0 + end - 2 * (m->before[w] + (uint64_t)__builtin_popcountll(below));
         crossing |= m->near[w] >> k;
         results[i].status = PCT_OK;
-        results[i].count = out - prev;
-        if (wide)
-            ((int64_t *)out_offsets)[i + 1] = (int64_t)out;
-        else
-            ((int32_t *)out_offsets)[i + 1] = (int32_t)out;
+        results[i].count = (size_t)(out - prev);
+        pct_batch_sum_store(out_offsets, wide, i + 1, out);
         prev = out;
     }
     return (int)(crossing & 1);

@@ -30,7 +30,8 @@ int pct_scalar_batch_offsets(const uint8_t *src, const void *offsets, int wide, 
     const int32_t *o32 = (const int32_t *)offsets;
     const int64_t *o64 = (const int64_t *)offsets;
     const int64_t base = wide ? o64[0] : o32[0];
-    size_t start = 0, out = out0;
+    size_t start = 0;
+    uint64_t out = out0; /* modulo 2^64 (impl.h) */
     int crossing = 0;
     for (size_t i = 0; i < n; i++) {
         const size_t end = (size_t)((wide ? o64[i + 1] : o32[i + 1]) - base);
@@ -39,13 +40,11 @@ int pct_scalar_batch_offsets(const uint8_t *src, const void *offsets, int wide, 
             percents += src[k] == '%';
         crossing |=
             (end - start >= 1 && src[end - 1] == '%') | (end - start >= 2 && src[end - 2] == '%');
+        const uint64_t next = out + end - start - 2 * (uint64_t)percents;
         results[i].status = PCT_OK;
-        results[i].count = end - start - 2 * percents;
-        out += results[i].count;
-        if (wide)
-            ((int64_t *)out_offsets)[i + 1] = (int64_t)out;
-        else
-            ((int32_t *)out_offsets)[i + 1] = (int32_t)out;
+        results[i].count = (size_t)(next - out);
+        pct_batch_sum_store(out_offsets, wide, i + 1, next);
+        out = next;
         start = end;
     }
     return crossing;

@@ -520,6 +520,9 @@ def test_info():
     text = result.stdout.decode("utf-8", "replace")
     check("--version format", re.match(r"pct \d+\.\d+\.\d+\n", text) is not None, repr(text))
     check("--version names an implementation", "implementation" in text, repr(text))
+    check("--version says what compressed input it reads",
+          re.search(r"^compressed input \(pct logs\): (none|(gzip \((ISA-L|zlib)\))?(, )?(zstd \(libzstd\))?)$",
+                    text, re.M) is not None, repr(text))
     names = available_implementations()
     check("scalar is available", "scalar" in names, repr(names))
     expect("--impl scalar", ["--impl", "scalar", "encode", "a b"], out="a%20b\n")

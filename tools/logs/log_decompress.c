@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "log_decompress.h"
+#include "logs.h"
 
 #if defined(PCT_LOGS_ISAL)
 #include <isa-l/igzip_lib.h>
@@ -40,6 +41,24 @@ struct log_decompressor {
     ZSTD_DStream *zs;
 #endif
 };
+
+const char *pct_logs_compression(void) /* logs.h */
+{
+#if defined(PCT_LOGS_ISAL)
+#define GZIP_SUPPORT "gzip (ISA-L)"
+#elif defined(PCT_LOGS_ZLIB)
+#define GZIP_SUPPORT "gzip (zlib)"
+#endif
+#if defined(PCT_LOGS_ZSTD) && defined(GZIP_SUPPORT)
+    return GZIP_SUPPORT ", zstd (libzstd)";
+#elif defined(PCT_LOGS_ZSTD)
+    return "zstd (libzstd)";
+#elif defined(GZIP_SUPPORT)
+    return GZIP_SUPPORT;
+#else
+    return "none";
+#endif
+}
 
 static const char *type_name(enum log_compression type)
 {

@@ -58,7 +58,7 @@ from ._pct import (  # noqa: F401
 from ._pct import set_bits as _set_bits
 from . import logs  # noqa: E402  (pct.logs.read)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 SETS = (
     "c0_control",
