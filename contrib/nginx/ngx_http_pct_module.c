@@ -533,9 +533,10 @@ static ngx_int_t ngx_http_pct_refuse_configured(ngx_http_request_t *r,
     return (ngx_int_t)conf->reject_status;
 }
 
-/* Server rewrite phase: the server's policy, and the location found on
- * what it forwards. */
-static ngx_int_t ngx_http_pct_server_handler(ngx_http_request_t *r)
+/* The check of both phases, with the policy in force where r is: the
+ * status to answer, NGX_DECLINED to go on, or NGX_AGAIN when the normalized
+ * path (*entry) routes elsewhere than $uri. */
+static ngx_int_t ngx_http_pct_check(ngx_http_request_t *r, ngx_http_pct_entry_t **entry)
 {
     ngx_http_pct_loc_conf_t *conf = ngx_http_get_module_loc_conf(r, ngx_http_pct_module);
     if (r != r->main || !ngx_http_pct_is_on(r, conf))
@@ -550,15 +551,32 @@ static ngx_int_t ngx_http_pct_server_handler(ngx_http_request_t *r)
         return NGX_DECLINED;
     if (r->internal)
         return ngx_http_pct_refuse_configured(r, conf, e);
-    /* Route on what is forwarded. Like a rewrite, a plain proxy_pass then
-     * forwards $uri escaped, not the raw target; unlike one, internal
-     * locations stay closed. Locations still check the raw target (or the
-     * old $uri) with their policies: the entry stands for the new $uri. */
-    ngx_http_pct_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pct_module);
-    r->uri = e->route;
+    *entry = e;
+    return NGX_AGAIN;
+}
+
+/* Routes r on route. Like a rewrite, a plain proxy_pass then forwards $uri
+ * escaped, not the raw target; unlike one, internal locations stay closed. */
+static void ngx_http_pct_set_uri(ngx_http_request_t *r, const ngx_str_t *route)
+{
+    r->uri = *route;
     r->valid_unparsed_uri = 0;
     r->quoted_uri = 1;
     ngx_http_set_exten(r);
+}
+
+/* Server rewrite phase: the server's policy, and the location found on
+ * what it forwards. */
+static ngx_int_t ngx_http_pct_server_handler(ngx_http_request_t *r)
+{
+    ngx_http_pct_entry_t *e = NULL;
+    const ngx_int_t rc = ngx_http_pct_check(r, &e);
+    if (rc != NGX_AGAIN)
+        return rc;
+    /* Locations still check the raw target (or the old $uri) with their
+     * policies: the entry stands for the new $uri. */
+    ngx_http_pct_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pct_module);
+    ngx_http_pct_set_uri(r, &e->route);
     if (e->from_raw)
         ctx->routed = r->uri;
     else
@@ -570,24 +588,16 @@ static ngx_int_t ngx_http_pct_server_handler(ngx_http_request_t *r)
  * elsewhere, the location found there. */
 static ngx_int_t ngx_http_pct_location_handler(ngx_http_request_t *r)
 {
-    ngx_http_pct_loc_conf_t *conf = ngx_http_get_module_loc_conf(r, ngx_http_pct_module);
-    if (r != r->main || !ngx_http_pct_is_on(r, conf))
-        return NGX_DECLINED;
-    ngx_http_pct_entry_t *e = ngx_http_pct_normalize(r, conf->policy);
-    if (e == NULL)
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    const ngx_int_t refused = ngx_http_pct_refused(r, conf, e);
-    if (refused)
-        return refused;
-    if (ngx_http_pct_same(&e->route, &r->uri))
-        return NGX_DECLINED;
-    if (r->internal)
-        return ngx_http_pct_refuse_configured(r, conf, e);
+    ngx_http_pct_entry_t *e = NULL;
+    const ngx_int_t rc = ngx_http_pct_check(r, &e);
+    if (rc != NGX_AGAIN)
+        return rc;
 
     /* Find the location again, as nginx does after `rewrite ... last`,
      * handing on the path this policy forwards: the location found checks
      * that path with its own policy. Bounded: policies of locations that
      * send the request to each other end in the reject status. */
+    ngx_http_pct_loc_conf_t *conf = ngx_http_get_module_loc_conf(r, ngx_http_pct_module);
     ngx_http_pct_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pct_module);
     ngx_http_core_main_conf_t *cmcf = ngx_http_get_module_main_conf(r, ngx_http_core_module);
     /* The find-config phase comes right before the rewrite phase's
@@ -608,10 +618,7 @@ static ngx_int_t ngx_http_pct_location_handler(ngx_http_request_t *r)
                    "pct_path: \"%V\" is routed as \"%V\": finding the location again", &e->path,
                    &e->route);
     ctx->rerouted[ctx->reroutes++] = e->route;
-    r->uri = e->route;
-    r->valid_unparsed_uri = 0;
-    r->quoted_uri = 1;
-    ngx_http_set_exten(r);
+    ngx_http_pct_set_uri(r, &e->route);
     ctx->raw = e->path;
     ctx->handed_changes |= e->changes;
     ctx->parsed_raw = e->route;

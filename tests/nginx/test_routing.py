@@ -63,7 +63,8 @@ def forward(name):
             "proxy_pass http://backend$pct_path$is_args$args;" % name)
 
 
-# name, location line, front-only directives ("" = forwards), forwards?
+# name, location line, the front's own directives (a location that does not
+# `return` forwards to the back end)
 LOCATIONS = [
     ("root", "location /", ""),
     ("admin", "location /admin/", "return 403;"),
