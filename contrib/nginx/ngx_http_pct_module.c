@@ -396,6 +396,21 @@ static ngx_int_t ngx_http_pct_parse_route(ngx_http_request_t *r, const ngx_str_t
     return rc == NGX_OK ? NGX_OK : NGX_DECLINED;
 }
 
+/* $uri escaped as proxy_pass forwards it (without a copy when nothing
+ * needs escaping): what a policy normalizes once configuration changed $uri,
+ * and $pct_path where no policy is in force. */
+static ngx_int_t ngx_http_pct_escaped_uri(ngx_http_request_t *r, ngx_str_t *out)
+{
+    const uintptr_t n = ngx_escape_uri(NULL, r->uri.data, r->uri.len, NGX_ESCAPE_URI);
+    out->data = n ? ngx_pnalloc(r->pool, r->uri.len + 2 * n) : r->uri.data;
+    if (out->data == NULL)
+        return NGX_ERROR;
+    if (n)
+        ngx_escape_uri(out->data, r->uri.data, r->uri.len, NGX_ESCAPE_URI);
+    out->len = r->uri.len + 2 * n;
+    return NGX_OK;
+}
+
 static ngx_http_pct_ctx_t *ngx_http_pct_ctx(ngx_http_request_t *r)
 {
     ngx_http_pct_ctx_t *ctx = ngx_http_get_module_ctx(r, ngx_http_pct_module);
@@ -432,14 +447,8 @@ static ngx_http_pct_entry_t *ngx_http_pct_normalize(ngx_http_request_t *r,
         return e;
 
     ngx_str_t source = ctx->raw;
-    if (!from_raw) {
-        const uintptr_t n = ngx_escape_uri(NULL, r->uri.data, r->uri.len, NGX_ESCAPE_URI);
-        source.len = r->uri.len + 2 * n;
-        source.data = ngx_pnalloc(r->pool, source.len + 1);
-        if (source.data == NULL)
-            return NULL;
-        ngx_escape_uri(source.data, r->uri.data, r->uri.len, NGX_ESCAPE_URI);
-    }
+    if (!from_raw && ngx_http_pct_escaped_uri(r, &source) != NGX_OK)
+        return NULL;
     ngx_memzero(e, sizeof *e);
     u_char *out = ngx_pnalloc(r->pool, source.len + 1);
     if (out == NULL)
@@ -628,20 +637,6 @@ static ngx_int_t ngx_http_pct_location_handler(ngx_http_request_t *r)
     r->loc_conf = cscf->ctx->loc_conf;
     r->phase_handler = find_config - 1;
     return NGX_DECLINED;
-}
-
-/* $uri escaped as proxy_pass forwards it: $pct_path where no policy is in
- * force. */
-static ngx_int_t ngx_http_pct_escaped_uri(ngx_http_request_t *r, ngx_str_t *out)
-{
-    const uintptr_t n = ngx_escape_uri(NULL, r->uri.data, r->uri.len, NGX_ESCAPE_URI);
-    out->data = n ? ngx_pnalloc(r->pool, r->uri.len + 2 * n) : r->uri.data;
-    if (out->data == NULL)
-        return NGX_ERROR;
-    if (n)
-        ngx_escape_uri(out->data, r->uri.data, r->uri.len, NGX_ESCAPE_URI);
-    out->len = r->uri.len + 2 * n;
-    return NGX_OK;
 }
 
 static ngx_int_t ngx_http_pct_variable(ngx_http_request_t *r, ngx_http_variable_value_t *v,
