@@ -398,8 +398,6 @@ static void process_input(struct pipeline *pl, struct log_input *in)
     struct input_format is;
     memset(&is, 0, sizeof is);
     is.fmt = pl->ctx->cfg.format;
-    pl->carry.len = 0;
-    pl->file_first_line = pl->run.total.lines;
     int eof = 0;
     while (!eof || pl->carry.len > 0) {
         struct slot *s = acquire_slot(pl);
@@ -450,6 +448,7 @@ struct file_run {
     int format_settled;     /* is no longer changes: chunk_format takes no turns */
     struct input_format is; /* the format_turn holder's, until settled */
     int ended;              /* the turn holder's: the input's end was written */
+    int in_order;           /* ended at NUL bytes: the rest is read in order */
 };
 
 /* A claimed block, as read_block found it. */
@@ -462,6 +461,7 @@ struct block {
     int at_end;        /* the input ends with these lines (or a read error, in error) */
     int hit_end;       /* a read came short */
     int error;         /* errno of a failed read, or 0 */
+    int nul;           /* a NUL byte was read (see write_block) */
 };
 
 /* A block a thread holds from its claim until it is written: its bytes
@@ -492,6 +492,8 @@ static void read_more(const struct file_run *fr, struct block *b, struct buf *ow
         b->error = errno;
         got = 0;
     }
+    if (got > 0 && memchr(own->data + b->got, 0, (size_t)got) != NULL)
+        b->nul = 1;
     b->got += (size_t)got;
     own->len = b->got;
     b->hit_end = (size_t)got < n;
@@ -555,7 +557,7 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
     size_t last = (size_t)(start - b->from) + fr->block - 1;
     size_t overlap = fr->block < BLOCK_OVERLAP ? fr->block : BLOCK_OVERLAP;
     b->got = b->first = b->len = 0;
-    b->long_line = b->at_end = b->hit_end = b->error = 0;
+    b->long_line = b->at_end = b->hit_end = b->error = b->nul = 0;
     read_more(fr, b, own, last + 1 + overlap);
     cut_lines(fr, b, own, last);
     /* LOG_CHUNK_PAD bytes past the lines can be read (log_scan_copy_padded):
@@ -648,6 +650,14 @@ static void write_block(struct file_run *fr, const struct block *b, struct chunk
     struct pipeline *pl = fr->pl;
     if (fr->ended)
         return; /* past the input's end */
+    if (b->nul) {
+        /* Runs of NULs (holes) are taken out of the text where it is read
+         * in order (log_input.c): the file goes on that way from
+         * the first line not yet written. */
+        fr->in_order = 1;
+        end_input(fr);
+        return;
+    }
     if (b->len > 0) {
         uint64_t end = b->from + b->first + b->len;
         reached(fr->in, end);
@@ -762,8 +772,9 @@ static int file_eligible(const struct pipeline *pl, const struct log_input *in)
 }
 
 /* Reads in as file_run says, with pl->nworkers threads: this one and
- * nworkers - 1 started for it (the pipeline's workers wait meanwhile). */
-static void process_file(struct pipeline *pl, struct log_input *in)
+ * nworkers - 1 started for it (the pipeline's workers wait meanwhile).
+ * Returns 1 if the rest of the file is to be read in order (process_input). */
+static int process_file(struct pipeline *pl, struct log_input *in)
 {
     struct file_run fr;
     memset(&fr, 0, sizeof fr);
@@ -778,9 +789,7 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     fr.parked = calloc(fr.nparked, sizeof *fr.parked);
     if (fr.parked == NULL)
         fatal("out of memory", NULL);
-    drain(pl); /* the previous inputs' output first */
-    pl->carry.len = 0;
-    pl->file_first_line = pl->run.total.lines;
+    drain(pl);              /* the previous inputs' output first */
     in->offset = in->start; /* the blocks read the head again */
     pl->run.read_to = in->offset;
     pl->run.reading_file = 1;
@@ -803,6 +812,9 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
+    if (fr.in_order)
+        log_input_continue_at(in, in->offset);
+    return fr.in_order;
 }
 
 static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)
@@ -815,9 +827,9 @@ static void pipeline_input(struct pipeline *pl, const char *name, struct log_pre
     }
     pl->run.current = &in;
     pl->run.compressed |= in.dec != NULL || in.pre != NULL;
-    if (file_eligible(pl, &in))
-        process_file(pl, &in);
-    else
+    pl->carry.len = 0;
+    pl->file_first_line = pl->run.total.lines;
+    if (!file_eligible(pl, &in) || process_file(pl, &in))
         process_input(pl, &in);
     drain(pl);
     pl->run.current = NULL;
