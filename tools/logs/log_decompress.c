@@ -303,9 +303,7 @@ static size_t hand_out(struct log_input *in, struct log_decompressor *d, const c
         const char *inner = log_input_magic((const unsigned char *)dst, n);
         if (inner != NULL) {
             d->done = 1;
-            log_input_fault(in,
-                            "%s data holding %s data (compressed twice?), not a text log: "
-                            "not read",
+            log_input_fault(in, "%s data holding %s data, not a text log: not read",
                             type_name(d->type), inner);
             return 0;
         }

@@ -190,7 +190,8 @@ size_t log_prefetch_read(struct log_input *in, char *dst, size_t n)
         /* The ring is empty and the thread gone: the rest is read here,
          * its messages printed as they come, after those held. */
         p->direct = 1;
-        fwrite(p->notes.data, 1, p->notes.len, stderr);
+        if (p->notes.len > 0)
+            fwrite(p->notes.data, 1, p->notes.len, stderr);
         p->notes.len = 0;
         p->in.notes = NULL;
         return read_direct(in, p, dst, n);
