@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 
 from clitest import SKIP, WRAPPER, check, run_groups, short
 
@@ -278,6 +279,60 @@ def test_text():
             check("NUL holes in gzip (every line written)", result.stdout == want)
             notes = [(int(m[1]), int(m[2])) for m in re.findall(NUL_NOTE, result.stderr)]
             check("NUL holes in gzip (runs named)", notes == runs, short(result.stderr))
+        # Random NUL runs (1 to 300 bytes, often cut between reads): those of
+        # 64 or more are holes, taken out and named; shorter ones are text.
+        seed = int(os.environ.get("PCT_TEST_SEED", random.randrange(1 << 30)))
+        print("NUL runs: seed %d (PCT_TEST_SEED replays it)" % seed)
+        rng = random.Random(seed)
+        lines = data[:200000].split(b"\n")
+        pieces, runs, text, at = [], [], [], 0
+        for line in lines[:-1]:
+            line += b"\n"
+            if rng.random() < 0.05:
+                cut = rng.randrange(len(line))  # in the line, or before it
+                n = rng.choice([rng.randrange(1, 64), rng.randrange(64, 300)])
+                pieces += [line[:cut], b"\0" * n, line[cut:]]
+                if n >= 64:
+                    runs.append((n, at + cut))
+                else:
+                    text.append(line[:cut] + b"\0" * n + line[cut:])
+                    at += len(line) + n
+                    continue
+                at += len(line) + n
+                text.append(line)
+            else:
+                pieces.append(line)
+                text.append(line)
+                at += len(line)
+        blob = b"".join(pieces)
+        want_runs = expected(b"".join(text))
+        proc = subprocess.Popen(WRAPPER + [PCT, "logs"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        def writer():
+            i = 0
+            while i < len(blob):
+                n = rng.randrange(1, 3000)
+                proc.stdin.write(blob[i:i + n])
+                proc.stdin.flush()
+                i += n
+            proc.stdin.close()
+        t = threading.Thread(target=writer)
+        t.start()
+        out = proc.stdout.read()
+        err = proc.stderr.read()
+        proc.wait()
+        t.join()
+        notes = [(int(m[1]), int(m[2])) for m in re.findall(NUL_NOTE, err)]
+        check("random NUL runs through a pipe (output)", out == want_runs, short(err))
+        check("random NUL runs through a pipe (holes named)", notes == runs, "%r vs %r" % (notes[:5], runs[:5]))
+        path = os.path.join(tmp, "random-runs.log")
+        with open(path, "wb") as f:
+            f.write(blob)
+        for args in [["--threads", "1"], ["--threads", "2", "--chunk-size", "4k"]]:
+            result = run(args + [path])
+            notes = [(int(m[1]), int(m[2])) for m in re.findall(NUL_NOTE, result.stderr)]
+            check("random NUL runs %s (output)" % args, result.stdout == want_runs)
+            check("random NUL runs %s (holes named)" % args, notes == runs)
         # A few control bytes in a short log are text: escaped as always.
         line = (b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a\x01b HTTP/1.1" 200 5 "-" '
                 b'"ua\x02\x7f"\n')
