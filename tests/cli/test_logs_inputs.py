@@ -333,6 +333,19 @@ def test_text():
             notes = [(int(m[1]), int(m[2])) for m in re.findall(NUL_NOTE, result.stderr)]
             check("random NUL runs %s (output)" % args, result.stdout == want_runs)
             check("random NUL runs %s (holes named)" % args, notes == runs)
+        # A hole past --max-line in a long line, in a file read by several
+        # threads: taken out as when the file is read in order.
+        path = os.path.join(tmp, "long-holed.log")
+        long_line = b"GET /" + b"x" * 20000 + b"\0" * 100 + b"y" * 100 + b"\n"
+        with open(path, "wb") as f:
+            f.write(data[:100000] + long_line + data[100000:200000])
+        one = run(["--max-line", "4k", "--threads", "1", path])
+        two = run(["--max-line", "4k", "--threads", "2", "--chunk-size", "4k", path])
+        check("hole in a long line (one thread as two: output)", one.stdout == two.stdout)
+        check("hole in a long line (one thread as two: messages)", one.stderr == two.stderr,
+              short(one.stderr) + " vs " + short(two.stderr))
+        check("hole in a long line (taken out)", b"100 NUL bytes at byte" in one.stderr
+              and b"\\x00" not in one.stdout, short(one.stderr))
         # A few control bytes in a short log are text: escaped as always.
         line = (b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a\x01b HTTP/1.1" 200 5 "-" '
                 b'"ua\x02\x7f"\n')

@@ -268,28 +268,11 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
     write_out(o->data, o->len, 0);
 }
 
-/* The next piece of a long line: read in order, or (at not NULL) read at
- * *at with pread, *at moved past it. 0 at the end or after a read error
- * (reported). */
-static size_t read_long_piece(struct log_input *in, uint64_t *at, char *dst, size_t n)
-{
-    if (at == NULL)
-        return log_input_read(in, dst, n);
-    ssize_t got = log_input_pread(in, dst, n, *at);
-    if (got < 0) {
-        log_input_read_failed(in, *at, errno);
-        return 0;
-    }
-    *at += (uint64_t)got;
-    return (size_t)got;
-}
-
 /* pl->carry holds the start of a line longer than --max-line (no newline in
  * it). Writes everything before it, then the line itself piece by piece as
- * it is read (in order, or at *at: see read_long_piece), written as an
- * unparsed line (not decoded), and leaves in pl->carry what follows its
- * newline. Returns 1 at the end of the input. */
-static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t *at)
+ * it is read, written as an unparsed line (not decoded), and leaves in
+ * pl->carry what follows its newline. Returns 1 at the end of the input. */
+static int stream_long_line(struct pipeline *pl, struct log_input *in)
 {
     const struct log_config *cfg = &pl->ctx->cfg;
     struct worker *w = &pl->inline_worker;
@@ -327,7 +310,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
-        size_t got = read_long_piece(in, at, c->data + c->len, LONG_PIECE);
+        size_t got = log_input_read(in, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
     }
@@ -406,7 +389,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (cut > 0)
             dispatch(pl, &is, s, s->own.data, cut); /* else the slot stays free */
         if (long_line)
-            eof = stream_long_line(pl, in, NULL) || eof;
+            eof = stream_long_line(pl, in) || eof;
     }
 }
 
@@ -422,12 +405,13 @@ static void process_input(struct pipeline *pl, struct log_input *in)
  * every line belongs to exactly one block, and every byte is read about
  * once, with no copy between reads.
  *
- * A last line that runs on past --max-line is streamed in its block's
- * turn (stream_long_line, read with pread); the blocks inside it are then
- * no longer claimed. A read that comes short is the file's end (it may
- * have shrunk); nothing of the blocks after it is written. in->offset is
- * the end of what was written, which log_input_close compares with the
- * file's sizes as for a file read in order. */
+ * A last line that runs on past --max-line ends the file run in its
+ * block's turn: the file goes on read in order (process_input), which
+ * streams the line; so does a block with a NUL byte (holes are taken out
+ * where text is read in order). A read that comes short is the file's end
+ * (it may have shrunk); nothing of the blocks after it is written.
+ * in->offset is the end of what was written, which log_input_close
+ * compares with the file's sizes as for a file read in order. */
 
 /* How far past a block its first read goes: most last lines end there. */
 #define BLOCK_OVERLAP ((size_t)4 << 10)
@@ -616,36 +600,10 @@ static void reached(struct log_input *in, uint64_t offset)
         in->offset = offset;
 }
 
-/* Streams the long line that starts after b's lines (its turn has come),
- * and has the claims skip the blocks it covers. */
-static void stream_block_line(struct file_run *fr, const struct block *b, const struct buf *own)
-{
-    struct pipeline *pl = fr->pl;
-    struct buf *c = &pl->carry;
-    size_t at_line = b->first + b->len, n = b->got - at_line;
-    c->len = 0;
-    buf_reserve(c, n);
-    memcpy(c->data, own->data + at_line, n);
-    c->len = n;
-    uint64_t at = b->from + b->got;
-    if (stream_long_line(pl, fr->in, &at)) {
-        reached(fr->in, at);
-        end_input(fr);
-        return;
-    }
-    uint64_t next = at - c->len; /* the next line's start */
-    reached(fr->in, next);
-    pthread_mutex_lock(&fr->claim_lock);
-    uint64_t owner = (next - fr->in->start) / fr->block;
-    if (fr->next_block < owner)
-        fr->next_block = owner;
-    pthread_mutex_unlock(&fr->claim_lock);
-}
-
-/* In b's turn: writes its lines, then streams a long line that starts in
- * it, or ends the input at its end or at a read error. */
-static void write_block(struct file_run *fr, const struct block *b, struct chunk_job *job,
-                        const struct buf *own)
+/* In b's turn: writes its lines, then ends the file run at a long line
+ * that starts in it (or at NULs in it: not even its lines), at the input's
+ * end or at a read error. */
+static void write_block(struct file_run *fr, const struct block *b, struct chunk_job *job)
 {
     struct pipeline *pl = fr->pl;
     if (fr->ended)
@@ -664,8 +622,11 @@ static void write_block(struct file_run *fr, const struct block *b, struct chunk
         write_job(pl, job, end);
     }
     if (b->long_line) {
-        stream_block_line(fr, b, own);
-        pl->run.read_to = fr->in->offset;
+        /* Streamed where the text is read in order, holes taken out as
+         * everywhere (its bytes past --max-line were not looked at): the
+         * file goes on that way from the line. */
+        fr->in_order = 1;
+        end_input(fr);
     } else if (b->at_end) {
         reached(fr->in, b->from + b->got);
         if (b->error != 0)
@@ -688,7 +649,7 @@ static void finish_block(struct file_run *fr, struct hold *h)
     }
     while (h != NULL) {
         pthread_mutex_unlock(&fr->turn_lock);
-        write_block(fr, &h->b, &h->job, &h->own);
+        write_block(fr, &h->b, &h->job);
         pthread_mutex_lock(&fr->turn_lock);
         h->state = HOLD_FREE;
         fr->turn++;
