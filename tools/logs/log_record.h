@@ -39,7 +39,9 @@ struct log_field {
     unsigned char layers; /* extra percent-encoding layers (CloudFront: 1) */
 };
 
-#define LOG_RECORD_MAX 80
+/* Fields of a record: a W3C line's columns fit (fmt_w3c.h); a line of
+ * more fields (trailing ones, JSON members) does not parse. */
+#define LOG_RECORD_MAX 254
 
 struct log_record {
     int format; /* enum log_format_id */

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "log_field_text.h"
-#include "log_format.h"
 #include "log_formats.h"
 #include "log_record_json.h"
 #include "log_time.h"

@@ -37,6 +37,7 @@
 
 #include "cli.h"
 #include "log_decode.h"
+#include "log_formats.h"
 #include "log_options.h"
 #include "log_tsv.h"
 #include "log_output.h"
@@ -102,6 +103,7 @@ int pct_logs_main(int argc, char **argv)
         show_progress(&pl, 1);
     if (cfg.stats)
         print_stats(&pl.run.total, pl.run.start);
+    log_formats_free((struct log_formats *)cfg.formats);
     free(files);
     if (pl.run.failed)
         return CLI_EXIT_TROUBLE;
