@@ -109,6 +109,7 @@ static void track_w3c_headers(struct input_format *is, const char *p, size_t n)
                 end--;
             if (is_fields_line(hash, (size_t)(end - hash))) {
                 parse_w3c_header(hash, (size_t)(end - hash), &is->layout);
+                is->too_wide += is->layout.too_wide > 0;
                 if (is->layout.too_wide > 0)
                     fprintf(stderr,
                             "pct logs: %s: byte %" PRIu64 ": a '#Fields:' header of %d columns "

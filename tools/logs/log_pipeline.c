@@ -411,6 +411,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (long_line)
             eof = stream_long_line(pl, in, NULL) || eof;
     }
+    pl->run.failed |= is.too_wide > 0;
 }
 
 /* A regular file of plain text with several threads (process_file). The
@@ -805,6 +806,7 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
+    pl->run.failed |= fr.is.too_wide > 0;
 }
 
 static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)

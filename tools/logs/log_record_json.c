@@ -184,6 +184,10 @@ void json_record(struct worker *w, const struct log_record *r)
             json_key(w, f->name, "");
             json_number(w, f);
             break;
+        case K_LITERAL: /* checked as JSON by fmt_json.c */
+            json_key(w, f->name, "");
+            put_raw(w, f->v.p, f->v.n);
+            break;
         case K_REFERER:
             json_key(w, f->name, "");
             if (w->ctx->cfg.referer && !span_is(f->v, "-"))
