@@ -19,12 +19,14 @@ static int digits_at(struct span t, size_t at, size_t count)
 
 /* A real calendar date and time of day: the day exists in its month (leap
  * years too), hours 0-23, minutes 0-59, seconds 0-60 (a leap second). */
-static int valid_date_time(int y, int mo, int d, int h, int mi, int sec)
+static inline int valid_date_time(int y, int mo, int d, int h, int mi, int sec)
 {
     static const unsigned char month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
         sec > 60)
         return 0;
+    if (d <= 28)
+        return 1; /* every month has 28 days: no leap year arithmetic */
     int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     return d <= month_days[mo - 1] + (mo == 2 && leap);
 }
@@ -138,11 +140,17 @@ static size_t from_clf(struct span t, char *out)
     int month = month_at[((unsigned char)t.p[4] + (unsigned char)t.p[5]) & 31];
     const char *name = months + 3 * (month > 0 ? month - 1 : 0);
     ok &= (name[0] == t.p[3]) & (name[1] == t.p[4]) & (name[2] == t.p[5]);
-    if (!ok || month == 0 ||
-        !valid_date_time(digits_at(t, 7, 4), month, digits_at(t, 0, 2), digits_at(t, 12, 2),
-                         digits_at(t, 15, 2), digits_at(t, 18, 2)) ||
-        !valid_offset(digits_at(t, 22, 2), digits_at(t, 24, 2)))
+    if (!ok || month == 0)
         return 0;
+        /* the digits are checked: their values without loops */
+#define TWO(i) ((t.p[i] - '0') * 10 + (t.p[(i) + 1] - '0'))
+    const int day = TWO(0);
+    if ((day == 0) | (day > 31) | (TWO(12) > 23) | (TWO(15) > 59) | (TWO(18) > 60) |
+        (TWO(22) > 23) | (TWO(24) > 59))
+        return 0;
+    if (day > 28 && !valid_date_time(TWO(7) * 100 + TWO(9), month, day, 0, 0, 0))
+        return 0;
+#undef TWO
     char *o = put_text(out, t.p + 7, 4); /* 2000-10-10T13:55:36-07:00 */
     o[0] = '-';
     o[1] = (char)('0' + month / 10);
