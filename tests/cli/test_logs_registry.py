@@ -317,6 +317,19 @@ def test_w3c_wide():
         check("w3c %d columns: counted" % columns,
               re.search(r"^format w3c +1 lines$", r.stderr.decode(), re.M) is not None, short(r.stderr))
 
+    # the layout carried from chunk to chunk, decoded on two threads
+    names, values = w3c_log(120, extra_name_len=5)
+    rows_in = 300
+    data = "#Fields: %s\n" % " ".join(names)
+    for i in range(rows_in):
+        data += " ".join(values[:3] + ["/p%d%%20x" % i] + values[4:]) + "\n"
+    out = run_ok("w3c 120 columns, chunks", ["--json", "--threads", "2", "--chunk-size", "4k"],
+                 data.encode()).stdout.decode().splitlines()
+    rows = [json.loads(t) for t in out[1:]]
+    check("w3c 120 columns in 4k chunks: every line parsed, all columns",
+          len(rows) == rows_in and all(o.get("path") == "/p%d x" % i and o.get(names[-1]) == values[-1]
+                                       for i, o in enumerate(rows)), short(out[:2]))
+
     # past the bound: reported, with where; a narrower header after it works
     names, values = w3c_log(400)
     small, small_values = w3c_log(8)
