@@ -386,7 +386,19 @@ def test_json_types():
     r = run_ok("json --json-key escaped", ["--json", "--json-key", "a.b"],
                b'{"a":{"\\u0062":"/k%20k"}}\n').stdout
     check("json --json-key matches an escaped key", json.loads(r).get("path") == "/k k", short(r))
-    # a line of more members than a record holds: unparsed, never cut
+    # a line of more fields than a record holds: unparsed, never cut
+    wide = '192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /w HTTP/1.1" 200 5 "-" "x" ' + " ".join(
+        "k%d=%d" % (i, i) for i in range(300))
+    for args in (["--json"], ["--json", "--format", "combined"], ["--tsv"]):
+        out = run_ok("combined 300 trailing fields", args, (wide + "\n").encode()).stdout.decode()
+        got = json.loads(out) if "--json" in args else out
+        check("combined 300 trailing fields %s: unparsed, whole" % args,
+              got == {"unparsed": wide} if "--json" in args else got.startswith("unparsed\t"),
+              short(out))
+    narrow = wide[:wide.index(" k40=")]
+    o = json.loads(run_ok("combined 40 trailing fields", ["--json"], (narrow + "\n").encode()).stdout)
+    check("combined 40 trailing fields: every one", all(o.get("k%d" % i) == str(i) for i in range(40)),
+          short(o))
     many = "{" + ",".join('"k%d":%d' % (i, i) for i in range(300)) + ',"uri":"/m"}'
     o = json.loads(run_ok("json many members", ["--json"], (many + "\n").encode()).stdout)
     check("json 300 members: unparsed, whole", o == {"unparsed": many}, short(o))
