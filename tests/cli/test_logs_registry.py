@@ -16,6 +16,7 @@ import importlib.util
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -386,6 +387,37 @@ def test_json_types():
     r = run_ok("json --json-key escaped", ["--json", "--json-key", "a.b"],
                b'{"a":{"\\u0062":"/k%20k"}}\n').stdout
     check("json --json-key matches an escaped key", json.loads(r).get("path") == "/k k", short(r))
+    # random objects as Python writes them (keys and strings \u-escaped, numbers
+    # in every JSON form): each member comes back with its type and value
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("json-types random objects: seed %d (PCT_TEST_SEED repeats it)" % seed)
+    rng = random.Random(seed)
+    alphabet = "abcXYZ09_-.\"\\/\u00e9\u20ac\U0001f600\x01\x1f\t\n"
+
+    def text():
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
+
+    def value():
+        return rng.choice([lambda: rng.randint(-10**20, 10**20), lambda: rng.uniform(-1e6, 1e6),
+                           lambda: rng.choice([1e-7, 2.5e300, -0.0, 0.5]), lambda: True,
+                           lambda: False, lambda: None, lambda: "s" + text()])()
+    objects = []
+    for _ in range(200):
+        obj = {"uri": "/r"}
+        for _ in range(rng.randint(1, 12)):
+            obj["k_" + text()] = value()
+        objects.append(obj)
+    data = "".join(json.dumps(o, ensure_ascii=rng.random() < 0.7) + "\n" for o in objects)
+    out = run_ok("json random objects", ["--json"], data.encode()).stdout.decode().splitlines()
+    bad = []
+    for obj, line in zip(objects, out):
+        got = json.loads(line)
+        for k, v in obj.items():
+            if k != "uri" and (k not in got or got[k] != v or type(got[k]) is not type(v)):
+                bad.append("%r: %r, want %r" % (k, got.get(k, "missing"), v))
+    check("json random objects: types and values", len(out) == len(objects) and not bad,
+          "; ".join(bad[:3]))
+
     # a line of more fields than a record holds: unparsed, never cut
     wide = '192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /w HTTP/1.1" 200 5 "-" "x" ' + " ".join(
         "k%d=%d" % (i, i) for i in range(300))
