@@ -346,6 +346,22 @@ def test_text():
               short(one.stderr) + " vs " + short(two.stderr))
         check("hole in a long line (taken out)", b"100 NUL bytes at byte" in one.stderr
               and b"\\x00" not in one.stdout, short(one.stderr))
+        # A W3C log (its #Fields: header at the start) with a hole and a long
+        # line in the middle, read by several threads: the lines after them
+        # keep the header's layout, as when read in order.
+        head = b"#Version: 1.0\n#Fields: date time c-ip cs-method cs-uri-stem cs-uri-query sc-status\n"
+        body = b"".join(b"2026-03-14 06:00:00 192.0.2.%d GET /w%d/caf%%C3%%A9 q=%d 200\n" % (i % 250, i, i)
+                        for i in range(4000))
+        mid = body.index(b"\n", len(body) // 2) + 1
+        path = os.path.join(tmp, "w3c-holed.log")
+        with open(path, "wb") as f:
+            f.write(head + body[:mid] + b"\0" * 4096 + body[mid:] + b"GET /" + b"z" * 9000 + b"\n" + body[:mid])
+        one = run(["--json", "--max-line", "4k", "--threads", "1", path])
+        two = run(["--json", "--max-line", "4k", "--threads", "2", "--chunk-size", "4k", path])
+        check("W3C with a hole (one thread as two)", one.stdout == two.stdout and one.stderr == two.stderr,
+              short(one.stderr) + " vs " + short(two.stderr))
+        parsed = two.stdout.count(b'"path":"/w')
+        check("W3C with a hole (every line parsed)", parsed == 4000 + body[:mid].count(b"\n"), "%d" % parsed)
         # A few control bytes in a short log are text: escaped as always.
         line = (b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a\x01b HTTP/1.1" 200 5 "-" '
                 b'"ua\x02\x7f"\n')

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log_escape.h"
+#include "log_format_registry.h"
 #include "log_marks.h"
 #include "log_options.h"
 #include "log_scan.h"
@@ -32,7 +33,7 @@ struct log_ctx {
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 
-#define LOG_STATS_FORMATS 16
+#define LOG_STATS_FORMATS LF_COUNT /* one count per format of the registry */
 
 struct stats {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
@@ -54,6 +55,7 @@ struct worker {
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
+    int last_format; /* the format the last line was found in (record_detect) */
 };
 
 /* Frees a worker's buffers. */

@@ -375,12 +375,17 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
     return cut;
 }
 
-/* Reads one input in chunks of whole lines and hands them out. */
-static void process_input(struct pipeline *pl, struct log_input *in)
+/* Reads one input in chunks of whole lines and hands them out (start: the
+ * format found so far, or NULL). */
+static void process_input(struct pipeline *pl, struct log_input *in,
+                          const struct input_format *start)
 {
     struct input_format is;
     memset(&is, 0, sizeof is);
     is.fmt = pl->ctx->cfg.format;
+    is.name = in->name;
+    if (start != NULL) /* going on where process_file stopped */
+        is = *start;
     int eof = 0;
     while (!eof || pl->carry.len > 0) {
         struct slot *s = acquire_slot(pl);
@@ -391,6 +396,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (long_line)
             eof = stream_long_line(pl, in) || eof;
     }
+    pl->run.failed |= is.too_wide > 0;
 }
 
 /* A regular file of plain text with several threads (process_file). The
@@ -425,14 +431,15 @@ struct file_run {
     int stop;                  /* the input's end was written: no more claims */
     pthread_mutex_t turn_lock; /* guards the next five, and the holds' states */
     pthread_cond_t turn_moved;
-    uint64_t turn;          /* the ticket whose output is written next */
-    struct hold **parked;   /* [ticket % nparked]: decoded, waiting for their turn */
-    size_t nparked;         /* more than the holds of all the threads */
-    uint64_t format_turn;   /* the ticket whose chunk chunk_format sees next */
-    int format_settled;     /* is no longer changes: chunk_format takes no turns */
-    struct input_format is; /* the format_turn holder's, until settled */
-    int ended;              /* the turn holder's: the input's end was written */
-    int in_order;           /* ended at NUL bytes: the rest is read in order */
+    uint64_t turn;              /* the ticket whose output is written next */
+    struct hold **parked;       /* [ticket % nparked]: decoded, waiting for their turn */
+    size_t nparked;             /* more than the holds of all the threads */
+    uint64_t format_turn;       /* the ticket whose chunk chunk_format sees next */
+    int format_settled;         /* is no longer changes: chunk_format takes no turns */
+    struct input_format is;     /* the format_turn holder's, until settled */
+    int ended;                  /* the turn holder's: the input's end was written */
+    int in_order;               /* the rest is read in order (write_block) */
+    struct input_format resume; /* then the format in effect where it goes on */
 };
 
 /* A claimed block, as read_block found it. */
@@ -454,6 +461,7 @@ struct hold {
     struct block b;
     struct chunk_job job;
     struct buf own;
+    struct input_format before; /* the format in effect at the block's lines */
     enum {
         HOLD_FREE,
         HOLD_WORKING,
@@ -554,7 +562,8 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
  * each chunk to the next (#Fields: headers). Once the format is known and
  * is not W3C, nothing is carried and no ticket waits for another here. The
  * wait is on the previous ticket's read, not on its decoding. */
-static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job)
+static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job,
+                         struct input_format *before)
 {
     pthread_mutex_lock(&fr->turn_lock);
     while (!fr->format_settled && fr->format_turn != b->ticket)
@@ -563,14 +572,19 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     pthread_mutex_unlock(&fr->turn_lock);
     if (settled) {
         job->fmt = fr->is.fmt;
-        job->layout = fr->is.layout;
+        job->layout.count = 0; /* not W3C: no layout (8 KiB not copied) */
+        before->fmt = fr->is.fmt;
+        before->detected = 1;
+        before->name = fr->is.name;
+        before->layout.count = 0;
         return;
     }
+    *before = fr->is; /* for W3C, the layout too: as job->layout below */
     if (b->len > 0)
         input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
     pthread_mutex_lock(&fr->turn_lock);
     fr->format_turn++;
-    fr->format_settled = fr->is.detected && fr->is.fmt != FMT_W3C;
+    fr->format_settled = fr->is.detected && fr->is.fmt != LF_W3C;
     pthread_cond_broadcast(&fr->turn_moved);
     pthread_mutex_unlock(&fr->turn_lock);
 }
@@ -600,34 +614,32 @@ static void reached(struct log_input *in, uint64_t offset)
         in->offset = offset;
 }
 
-/* In b's turn: writes its lines, then ends the file run at a long line
- * that starts in it (or at NULs in it: not even its lines), at the input's
- * end or at a read error. */
-static void write_block(struct file_run *fr, const struct block *b, struct chunk_job *job)
+/* In its block's turn: writes its lines and ends the file run at the
+ * input's end or at a read error; or, if the block holds NULs or starts a
+ * line longer than --max-line, writes nothing and ends the file run there,
+ * for the file to go on in order. */
+static void write_block(struct file_run *fr, struct hold *h)
 {
     struct pipeline *pl = fr->pl;
+    const struct block *b = &h->b;
     if (fr->ended)
         return; /* past the input's end */
-    if (b->nul) {
-        /* Runs of NULs (holes) are taken out of the text where it is read
-         * in order (log_input.c): the file goes on that way from
-         * the first line not yet written. */
+    if (b->nul || b->long_line) {
+        /* Runs of NULs (holes) are taken out of the text, and a line
+         * longer than --max-line streamed, where the text is read in
+         * order (cut_lines did not look past --max-line): the file goes on
+         * that way from the block's lines, in their format. */
         fr->in_order = 1;
+        fr->resume = h->before;
         end_input(fr);
         return;
     }
     if (b->len > 0) {
         uint64_t end = b->from + b->first + b->len;
         reached(fr->in, end);
-        write_job(pl, job, end);
+        write_job(pl, &h->job, end);
     }
-    if (b->long_line) {
-        /* Streamed where the text is read in order, holes taken out as
-         * everywhere (its bytes past --max-line were not looked at): the
-         * file goes on that way from the line. */
-        fr->in_order = 1;
-        end_input(fr);
-    } else if (b->at_end) {
+    if (b->at_end) {
         reached(fr->in, b->from + b->got);
         if (b->error != 0)
             log_input_read_failed(fr->in, b->from + b->got, b->error);
@@ -649,7 +661,7 @@ static void finish_block(struct file_run *fr, struct hold *h)
     }
     while (h != NULL) {
         pthread_mutex_unlock(&fr->turn_lock);
-        write_block(fr, &h->b, &h->job);
+        write_block(fr, h);
         pthread_mutex_lock(&fr->turn_lock);
         h->state = HOLD_FREE;
         fr->turn++;
@@ -710,7 +722,7 @@ static void *file_thread(void *arg)
         read_block(fr, &h->b, &h->own);
         h->job.in = h->own.data + h->b.first;
         h->job.len = h->b.len;
-        chunk_format(fr, &h->b, &h->job);
+        chunk_format(fr, &h->b, &h->job, &h->before);
         if (h->b.len > 0)
             process_chunk(&w, &h->job);
         finish_block(fr, h);
@@ -734,8 +746,9 @@ static int file_eligible(const struct pipeline *pl, const struct log_input *in)
 
 /* Reads in as file_run says, with pl->nworkers threads: this one and
  * nworkers - 1 started for it (the pipeline's workers wait meanwhile).
- * Returns 1 if the rest of the file is to be read in order (process_input). */
-static int process_file(struct pipeline *pl, struct log_input *in)
+ * Returns 1 if the rest of the file is to be read in order (process_input,
+ * from *resume: the format in effect there). */
+static int process_file(struct pipeline *pl, struct log_input *in, struct input_format *resume)
 {
     struct file_run fr;
     memset(&fr, 0, sizeof fr);
@@ -743,6 +756,7 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     fr.in = in;
     fr.block = pl->ctx->cfg.chunk;
     fr.is.fmt = pl->ctx->cfg.format;
+    fr.is.name = in->name;
     pthread_mutex_init(&fr.claim_lock, NULL);
     pthread_mutex_init(&fr.turn_lock, NULL);
     pthread_cond_init(&fr.turn_moved, NULL);
@@ -773,8 +787,11 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
-    if (fr.in_order)
+    pl->run.failed |= fr.is.too_wide > 0;
+    if (fr.in_order) {
         log_input_continue_at(in, in->offset);
+        *resume = fr.resume;
+    }
     return fr.in_order;
 }
 
@@ -790,8 +807,11 @@ static void pipeline_input(struct pipeline *pl, const char *name, struct log_pre
     pl->run.compressed |= in.dec != NULL || in.pre != NULL;
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
-    if (!file_eligible(pl, &in) || process_file(pl, &in))
-        process_input(pl, &in);
+    struct input_format resume;
+    if (!file_eligible(pl, &in))
+        process_input(pl, &in, NULL);
+    else if (process_file(pl, &in, &resume))
+        process_input(pl, &in, &resume);
     drain(pl);
     pl->run.current = NULL;
     pl->run.done_before += in.offset - in.start;
