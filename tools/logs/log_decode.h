@@ -13,7 +13,12 @@
 #include "log_util.h"
 #include "pct.h"
 
-/* Everything read-only that decoding and writing need, built once. */
+struct log_table;
+struct log_templates;
+struct log_record_batch;
+
+/* Everything read-only that decoding and writing need, built once (a
+ * session's). */
 struct log_ctx {
     struct log_config cfg;
     pct_set keep_path;  /* '/' unless --decode-slash */
@@ -28,6 +33,8 @@ struct log_ctx {
     pct_set json_query;           /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
     pct_set quote;         /* '"' */
+    const struct log_table *table;         /* --fields (log_tsv.h) */
+    const struct log_templates *templates; /* the formats' templates (log_formats.h) */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
@@ -54,6 +61,8 @@ struct worker {
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
+    int detect_last;                  /* record_detect: the format found last + 1, 0: none */
+    struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
 };
 
 /* Frees a worker's buffers. */

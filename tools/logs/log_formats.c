@@ -83,12 +83,10 @@ static const int detect_order[] = {
     LF_COMBINED, LF_COMMON, LF_VHOST_COMBINED, LF_XFF_COMBINED, LF_ENVOY, LF_HAPROXY,
     LF_ALB,      LF_ELB,    LF_CLOUDFRONT,     LF_JSON,         LF_SQUID};
 
-/* Compiled once before the threads start; read-only after. */
-static struct log_template templates[LF_COUNT];
-static int have_custom;
-
-const char *log_formats_init(const char *custom)
+const char *log_formats_init(struct log_templates *ft, const char *custom)
 {
+    struct log_template *templates = ft->t;
+    ft->have_custom = 0;
     for (int i = 0; i < LF_COUNT; i++) {
         if (defs[i].text == NULL)
             continue;
@@ -103,7 +101,7 @@ const char *log_formats_init(const char *custom)
     }
     if (custom == NULL)
         return NULL;
-    have_custom = 1;
+    ft->have_custom = 1;
     return template_compile(&templates[LF_CUSTOM], custom, template_guess_syntax(custom));
 }
 
@@ -121,32 +119,33 @@ int log_format_by_name(const char *name)
     return -1;
 }
 
-int record_parse(int id, const char *s, size_t n, struct log_record *r,
-                 const struct log_config *cfg)
+int record_parse(const struct log_templates *ft, int id, const char *s, size_t n,
+                 struct log_record *r, const struct log_config *cfg)
 {
     r->n = 0;
     r->names_len = 0;
     r->format = id;
     if (id == LF_JSON)
         return json_line_parse(s, n, r, cfg->json_key);
-    if (id == LF_CUSTOM && !have_custom)
+    if (id == LF_CUSTOM && !ft->have_custom)
         return 0;
     if (defs[id].text == NULL && id != LF_CUSTOM)
         return 0;
-    return template_match(&templates[id], s, n, r);
+    return template_match(&ft->t[id], s, n, r);
 }
 
-int record_detect(const char *s, size_t n, struct log_record *r, const struct log_config *cfg)
+int record_detect(const struct log_templates *ft, int *last_plus1, const char *s, size_t n,
+                  struct log_record *r, const struct log_config *cfg)
 {
     /* Lines of one file: one format, tried first. Not common and
      * xff_combined: they take combined lines too, which must stay combined. */
-    static _Thread_local int last = -1;
-    if (last >= 0 && record_parse(last, s, n, r, cfg))
+    int last = *last_plus1 - 1;
+    if (last >= 0 && record_parse(ft, last, s, n, r, cfg))
         return 1;
     for (size_t i = 0; i < sizeof detect_order / sizeof *detect_order; i++) {
         int id = detect_order[i];
-        if (id != last && record_parse(id, s, n, r, cfg)) {
-            last = id == LF_COMMON || id == LF_XFF_COMBINED ? -1 : id;
+        if (id != last && record_parse(ft, id, s, n, r, cfg)) {
+            *last_plus1 = id == LF_COMMON || id == LF_XFF_COMBINED ? 0 : id + 1;
             return 1;
         }
     }

@@ -167,13 +167,13 @@ int record_process(struct worker *w, const char *s, size_t n, enum format fmt)
         return 1;
     }
     if (fmt == FMT_RECORD)
-        ok = record_parse(cfg->record_format, s, n, &r, cfg);
+        ok = record_parse(w->ctx->templates, cfg->record_format, s, n, &r, cfg);
     else if (fmt == FMT_COMBINED)
-        ok = record_parse(LF_COMBINED, s, n, &r, cfg);
+        ok = record_parse(w->ctx->templates, LF_COMBINED, s, n, &r, cfg);
     else if (fmt == FMT_COMMON)
-        ok = record_parse(LF_COMMON, s, n, &r, cfg);
+        ok = record_parse(w->ctx->templates, LF_COMMON, s, n, &r, cfg);
     else
-        ok = record_detect(s, n, &r, cfg);
+        ok = record_detect(w->ctx->templates, &w->detect_last, s, n, &r, cfg);
     if (!ok)
         return 0;
     write_record(w, s, n, &r);

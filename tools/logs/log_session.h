@@ -132,19 +132,34 @@ int log_session_records(struct log_session *s, log_record_fn fn, void *ctx);
 const struct log_session_field *log_record_field(const struct log_session_record *r,
                                                  const char *name);
 
-/* A field's text as the engine decodes it for output: log escapes undone,
- * then per its kind: a path percent-decoded (%2F kept unless decode_slash),
- * a query per the query mode, a referer with --referer, a request or URL
- * as path?query; other text only UTF-8-repaired (U+FFFD, unless bytes). The
- * bytes are not escaped. *p stays valid until the next value call with the
- * same v (or the callback's return). Returns 1, or 0 when the field is
- * absent or "-" (null). */
-int log_value_text(struct log_values *v, const struct log_session_field *f, const char **p,
-                   size_t *n);
+/* A field's text as the engine decodes it for output (the TSV writer's
+ * rules, without the escaping): log escapes undone (\" \xHH, JSON), then by
+ * kind: a path percent-decoded (%2F kept unless decode_slash; %uXXXX in
+ * W3C or with percent_u), a query per the query mode (%26 %3D %23 kept), a
+ * referer decoded with cfg.referer; any other text (a request, a URL) only
+ * UTF-8-repaired (U+FFFD, unless cfg.bytes). r: f's record. *p stays valid
+ * until the next value call with the same v (or the callback's return).
+ * Returns 1, or 0 when the field is absent (f NULL), "-" or empty (null). */
+int log_value_text(struct log_values *v, const struct log_session_record *r,
+                   const struct log_session_field *f, const char **p, size_t *n);
+
+/* The parts of the request a record holds (its request field, or a URL
+ * field), decoded as above; a field of that name (W3C's path, query) comes
+ * first. Returns 1, or 0 (null) when the record has none. */
+enum log_part {
+    LOG_PART_METHOD,
+    LOG_PART_PATH,
+    LOG_PART_QUERY, /* without its '?' */
+    LOG_PART_PROTOCOL,
+    LOG_PART_ORIGIN /* "http://host:80" of an absolute URL */
+};
+int log_value_part(struct log_values *v, const struct log_session_record *r, int part,
+                   const char **p, size_t *n);
 
 /* An integer field (status, bytes...): 1 and *out, or 0 when absent, "-"
  * or not a decimal integer that fits int64 (null). */
-int log_value_int(struct log_values *v, const struct log_session_field *f, int64_t *out);
+int log_value_int(struct log_values *v, const struct log_session_record *r,
+                  const struct log_session_field *f, int64_t *out);
 
 /* A time field as nanoseconds since the epoch, UTC: 1 and *ns, or 0 when
  * absent or not a valid time (null). r: the record (a W3C time goes with its
@@ -161,18 +176,25 @@ int log_session_add_file(struct log_session *s, const char *name);
 int log_session_add_fd(struct log_session *s, int fd, const char *name);
 
 /* Runs over the inputs added, in order. Returns 0; 1 when lines did not
- * parse with cfg.strict (the error says how many); -1 on a fault or error
- * (log_session_error says the first; an input that cannot be read does not
- * stop the others); 130 (143) when interrupted. */
+ * parse with cfg.strict (the error says how many); LOG_SESSION_FAULT when
+ * an input had a fault (a read error, a file that shrank...: said through
+ * the messages, the other inputs still read); -1 on an error that stopped
+ * the run (the output failed, the record callback returned non-zero, out
+ * of memory: log_session_error); 128 + the signal when interrupted
+ * (log_session_interrupt; error "pct logs: interrupted (SIGINT)"). */
+#define LOG_SESSION_FAULT (-2)
 int log_session_run(struct log_session *s);
 
 /* The push API, for in-process producers and fuzz targets: bytes as they
  * come, in any chunking, then finish. The result is the same as a run over
- * a file holding the same bytes (content type detected, gzip and zstd too),
- * whatever the chunking and the thread count. Feed returns 0, or -1 when
- * the run has stopped (an error: log_session_error); finish returns as
- * log_session_run does. Feeding may call the sink or the record callback
- * (on the session's own thread: see log_write_fn). */
+ * a file holding the same bytes (content type detected from the same first
+ * 64 KiB, gzip and zstd too), whatever the chunking and the thread count.
+ * The first 64 KiB are held; then the run starts on a thread of the
+ * session's own (the sink and the record callback are then called there),
+ * reading the rest through a socket as it is fed; a smaller input runs in
+ * finish, on the calling thread. Feed returns 0, or -1 when the run has
+ * stopped (log_session_error says why); finish returns as log_session_run
+ * does. Feed blocks while the run is behind (the sink is slow). */
 int log_session_feed(struct log_session *s, const void *bytes, size_t n);
 int log_session_finish(struct log_session *s);
 
