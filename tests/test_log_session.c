@@ -278,8 +278,7 @@ static int on_records(void *ctx, struct log_values *v, const struct log_session_
             memcpy(seen->agent, p, k);
         log_value_int(v, &r[i], log_record_field(&r[i], "status"), &seen->status);
         seen->bytes_null = !log_value_int(v, &r[i], log_record_field(&r[i], "bytes"), &seen->bytes);
-        seen->referer_null =
-            !log_value_text(v, &r[i], log_record_field(&r[i], "referer"), &p, &k);
+        seen->referer_null = !log_value_text(v, &r[i], log_record_field(&r[i], "referer"), &p, &k);
         log_value_time(v, &r[i], log_record_field(&r[i], "time"), &seen->ns);
     }
     return 0;
@@ -307,9 +306,9 @@ static void test_records(void)
         CHECK_EQ(seen.unparsed, 1);
         CHECK_EQ(seen.line, 2);
         CHECK(seen.checked);
-        CHECK_STR("/café/a%2Fb c", seen.path); /* %2F kept: the engine's rule */
+        CHECK_STR("/café/a%2Fb c", seen.path);    /* %2F kept: the engine's rule */
         CHECK_STR("q=a b%26c&d=%3D", seen.query); /* form: + a space, %26 %3D kept */
-        CHECK_STR("Mozilla \"x\"", seen.agent); /* the log's escapes undone */
+        CHECK_STR("Mozilla \"x\"", seen.agent);   /* the log's escapes undone */
         CHECK_EQ(seen.status, 404);
         CHECK(seen.bytes_null);   /* "-" */
         CHECK(seen.referer_null); /* "-" */

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from clitest import SKIP, WRAPPER, check, run_groups, short
 
@@ -178,6 +179,21 @@ def test_eio():
 # Defect 11: SIGINT in the middle of a run left a cut last line (1 run in 5).
 # --------------------------------------------------------------------------
 
+def wait_caught(pid, sig):
+    """Waits until process pid catches sig (its handler is set: SigCgt in
+    /proc/PID/status), at most 20 s; False if it never does."""
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                caught = next(int(l.split()[1], 16) for l in f if l.startswith("SigCgt:"))
+            if caught >> (sig - 1) & 1:
+                return True
+        except (OSError, StopIteration):
+            return False
+        time.sleep(0.01)
+    return False
+
+
 def test_signals():
     tmp = tempfile.mkdtemp()
     try:
@@ -203,6 +219,33 @@ def test_signals():
                 check(name + " (stopped early)", len(out) < len(full), "%d bytes" % len(out))
                 check(name + " (message)", err == b"pct logs: interrupted (%s)\n" % sig.name.encode(),
                       short(err))
+        # An idle pipe (`tail -f log | pct logs`): the interrupt does not
+        # wait for the next line, before the first byte or after some lines.
+        some = log_lines(5)
+        want = run(["--threads", "1"], some).stdout
+        # (With no line before, only where /proc shows the handler is set.)
+        for before in [b"", some] if os.path.exists("/proc/self/status") and not WRAPPER else [some]:
+            for threads in ["1", "2"]:
+                proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", threads],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                proc.stdin.write(before)
+                proc.stdin.flush()
+                got = b""
+                while len(got) < len(want) and before:
+                    got += os.read(proc.stdout.fileno(), 1 << 16)  # written as they came
+                if not before and not wait_caught(proc.pid, signal.SIGINT):
+                    check("SIGINT handler seen in /proc", False)
+                proc.send_signal(signal.SIGINT)
+                try:
+                    rest, err = proc.communicate(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    rest, err = proc.communicate()
+                name = "SIGINT, idle pipe, %d lines before, %s thread(s)" % (before.count(b"\n"), threads)
+                check(name + " (exit 130)", proc.returncode == 130, "exit %d" % proc.returncode)
+                check(name + " (the lines that came)", got + rest == (want if before else b""), short(got + rest))
+                check(name + " (message)", err == b"pct logs: interrupted (SIGINT)\n", short(err))
+                proc.stdin.close()
     finally:
         shutil.rmtree(tmp)
     return 0

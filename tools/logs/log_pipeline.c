@@ -18,11 +18,13 @@
 #define _GNU_SOURCE /* memrchr */
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log_input.h"
@@ -65,6 +67,21 @@ static void say_notes(struct pipeline *pl)
         at = end + 1;
     }
     b->len = 0;
+}
+
+/* Waits until fd can be read (or is at its end), looking every 0.1 s
+ * whether the run was stopped: an idle pipe (`tail -f log | pct logs`)
+ * must not keep an interrupt waiting for its next line. Returns 0, or -1
+ * once stopped. */
+static int wait_readable(struct pipeline *pl, int fd)
+{
+    for (;;) {
+        if (pipeline_stopped(pl))
+            return -1;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 100) != 0) /* ready, at its end, or an error for read to say */
+            return 0;
+    }
 }
 
 /* Writes a decoded chunk, or hands its records to the record callback, in
@@ -443,6 +460,8 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
+        if (at == NULL && in->live && !log_input_ready(in) && wait_readable(pl, in->fd) != 0)
+            continue; /* stopped: the line is ended above */
         size_t got = read_long_piece(in, at, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
@@ -483,8 +502,13 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
             break;
         if (*eof)
             break;
-        if (in->live && !log_input_ready(in))
+        if (in->live && !log_input_ready(in)) {
             drain(pl); /* nothing to read yet: show what is done */
+            if (wait_readable(pl, in->fd) != 0) {
+                *eof = 1; /* stopped: nothing more is written */
+                continue;
+            }
+        }
         buf_reserve(b, READ_MIN + LOG_CHUNK_PAD);
         size_t got = log_input_read(in, b->data + b->len, b->cap - b->len - LOG_CHUNK_PAD);
         if (got == 0) {
@@ -943,6 +967,12 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
                            struct log_prefetch *pre)
 {
     struct log_input in;
+    struct stat st;
+    int fd = input->fd >= 0 ? input->fd : strcmp(input->name, "-") == 0 ? STDIN_FILENO : -1;
+    /* log_input_open reads the first bytes: an idle pipe waits here. */
+    if (pre == NULL && fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+        wait_readable(pl, fd) != 0)
+        return; /* stopped before the input said anything */
     int status = pre != NULL      ? log_prefetch_take(pre, &in)
                  : input->fd >= 0 ? log_input_open_fd(&in, input->fd, input->name, &pl->notes)
                                   : log_input_open(&in, input->name, &pl->notes);
