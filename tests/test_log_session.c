@@ -330,6 +330,61 @@ static void test_records(void)
     log_session_free(s);
 }
 
+struct w3c_seen {
+    int records, ok2, ok4;
+    int64_t ns;
+};
+
+/* W3C: the names of a record outlive the #Fields: line that gave them. */
+static int on_w3c(void *ctx, struct log_values *v, const struct log_session_record *r, size_t count)
+{
+    struct w3c_seen *seen = ctx;
+    for (size_t i = 0; i < count; i++) {
+        seen->records++;
+        const char *p;
+        size_t k;
+        if (r[i].line == 2) {
+            seen->ok2 = r[i].parsed && strcmp(r[i].format, "w3c") == 0 && r[i].nfields == 5 &&
+                        log_record_field(&r[i], "status") != NULL &&
+                        log_record_field(&r[i], "x-first") != NULL &&
+                        log_value_text(v, &r[i], log_record_field(&r[i], "path"), &p, &k) &&
+                        k == 4 && memcmp(p, "/a b", 4) == 0 &&
+                        log_value_time(v, &r[i], log_record_field(&r[i], "time"), &seen->ns);
+        }
+        if (r[i].line == 4) {
+            seen->ok4 = r[i].parsed && log_record_field(&r[i], "status") == NULL &&
+                        log_record_field(&r[i], "x-other") != NULL &&
+                        log_value_part(v, &r[i], LOG_PART_PATH, &p, &k) && k == 4 &&
+                        memcmp(p, "/c\xc3\xa9", 4) == 0 && /* %u00e9 decoded in W3C */
+                        log_value_part(v, &r[i], LOG_PART_QUERY, &p, &k) && k == 3 &&
+                        memcmp(p, "x=1", 3) == 0;
+        }
+    }
+    return 0;
+}
+
+static void test_w3c_records(void)
+{
+    const char data[] = "#Fields: date time cs-uri-stem sc-status x-first\n"
+                        "2026-03-14 06:00:00 /a%20b 200 1\n"
+                        "#Fields: date time cs-uri-stem cs-uri-query x-other\n"
+                        "2026-03-14 06:00:01 /c%u00e9 x=1 2\n";
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.format = FMT_W3C;
+    struct log_session *s = session(&o);
+    struct w3c_seen seen;
+    memset(&seen, 0, sizeof seen);
+    log_session_records(s, on_w3c, &seen);
+    log_session_feed(s, data, sizeof data - 1);
+    CHECK_EQ(log_session_finish(s), 0);
+    CHECK_EQ(seen.records, 4);
+    CHECK(seen.ok2);
+    CHECK(seen.ok4);
+    CHECK_EQ((unsigned long long)seen.ns, 1773468000ull * 1000000000ull);
+    log_session_free(s);
+}
+
 static int times_invalid;
 static int on_time(void *ctx, struct log_values *v, const struct log_session_record *r,
                    size_t count)
@@ -506,6 +561,7 @@ int main(void)
     test_fd_sink();
     test_records();
     test_invalid_time();
+    test_w3c_records();
     test_errors();
     test_parallel();
     return check_done();
