@@ -330,6 +330,55 @@ static void test_records(void)
     log_session_free(s);
 }
 
+struct numbering {
+    uint64_t records, bad, next_line, input;
+};
+
+/* Lines numbered from 1 in each input, in order, none missing. */
+static int on_number(void *ctx, struct log_values *v, const struct log_session_record *r,
+                     size_t count)
+{
+    (void)v;
+    struct numbering *n = ctx;
+    for (size_t i = 0; i < count; i++) {
+        if (r[i].input != n->input) {
+            n->bad += r[i].input != n->input + 1 || r[i].line != 1;
+            n->input = r[i].input;
+        } else {
+            n->bad += r[i].line != n->next_line;
+        }
+        n->next_line = r[i].line + 1;
+        n->records++;
+    }
+    return 0;
+}
+
+static void test_record_order(void)
+{
+    size_t n;
+    char *data = log_text(3000, &n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.chunk = 4096;
+    for (long threads = 1; threads <= 3; threads++) {
+        o.cfg.threads = threads;
+        struct log_session *s = session(&o);
+        struct numbering seen = {0, 0, 1, 0};
+        log_session_records(s, on_number, &seen);
+        int a = memory_file(data, n), b = memory_file(data, n);
+        log_session_add_fd(s, a, "a");
+        log_session_add_fd(s, b, "b");
+        CHECK_EQ(log_session_run(s), 0);
+        CHECK_EQ(seen.records, 2 * 3001);
+        CHECK_EQ(seen.input, 1);
+        CHECK_EQ(seen.bad, 0);
+        log_session_free(s);
+        close(a);
+        close(b);
+    }
+    free(data);
+}
+
 struct w3c_seen {
     int records, ok2, ok4;
     int64_t ns;
@@ -562,6 +611,7 @@ int main(void)
     test_records();
     test_invalid_time();
     test_w3c_records();
+    test_record_order();
     test_errors();
     test_parallel();
     return check_done();
