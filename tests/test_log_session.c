@@ -420,7 +420,7 @@ static void test_w3c_records(void)
                         "2026-03-14 06:00:01 /c%u00e9 x=1 2\n";
     struct log_options o;
     log_options_init(&o);
-    o.cfg.format = FMT_W3C;
+    o.cfg.format = LF_W3C;
     struct log_session *s = session(&o);
     struct w3c_seen seen;
     memset(&seen, 0, sizeof seen);

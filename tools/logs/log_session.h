@@ -41,7 +41,7 @@ struct log_session;
  * code reads as cfg->...) and the two that are text to compile. */
 struct log_options {
     struct log_config cfg;
-    const char *log_format; /* --log-format, or NULL; sets cfg.format (FMT_RECORD) */
+    const char *log_format; /* --log-format, or NULL; sets cfg.format (LF_CUSTOM) */
     const char *fields;     /* --fields (TSV/CSV columns), or NULL: the default */
 };
 

@@ -13,12 +13,17 @@
  *   log_decompress.c  gzip and zstd input
  *   log_pipeline.c    chunks of whole lines, worker threads, in-order
  *                     output, long lines streamed, progress
- *   log_format.c      parsing combined/common and W3C lines, W3C headers
+ *   log_format_registry.c  the formats: one row each (name, aliases,
+ *                     description, detection, parser, escaping, template);
+ *                     every list of formats is made from it
+ *   log_formats.c     the registry's templates compiled (struct log_formats),
+ *                     a line's and an input's format found
+ *   fmt_access.c      combined/common lines without a template (fast path)
+ *   fmt_w3c.c         W3C (IIS) '#Fields:' headers and columns
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
  *   log_output.c      each line to its writer; combined/common line and JSON
  *                     output, w3c line output; --stats
- *   log_formats.c     the formats known by name, detection order
  *   fmt_template.c    formats as templates: nginx and Apache format strings
  *   fmt_json.c        JSON-lines logs
  *   log_record*.c     a parsed line as named fields, and its line output;
