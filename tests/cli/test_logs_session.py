@@ -329,6 +329,13 @@ def test_names():
         check("name, note (one line, escaped)",
               result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr and b"\\x1b[31m" in result.stderr,
               short(result.stderr))
+        # A W3C header too wide to use, reported with the name.
+        with open(evil, "wb") as f:
+            f.write(b"#Fields: " + b" ".join(b"x-c%d" % i for i in range(300)) + b"\n" + b"1 " * 300 + b"\n")
+        result = run(["--format", "w3c", evil])
+        check("name, W3C header (one line, escaped)",
+              result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr and b"\\x1b[31m" in result.stderr,
+              short(result.stderr))
         # A C1 control (U+009B, a CSI on some terminals) too.
         c1 = os.path.join(tmp, "b\xc2\x9b2J.log").encode("latin-1")
         result = run([c1])
