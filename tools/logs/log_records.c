@@ -61,6 +61,14 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
     }
 }
 
+/* The public kinds are the engine's. */
+_Static_assert(LOG_KIND_TEXT == K_TEXT && LOG_KIND_NUMBER == K_NUMBER && LOG_KIND_TIME == K_TIME &&
+                   LOG_KIND_REQUEST == K_REQUEST && LOG_KIND_URL == K_URL &&
+                   LOG_KIND_PATH == K_PATH && LOG_KIND_QUERY == K_QUERY &&
+                   LOG_KIND_REFERER == K_REFERER && LOG_KIND_LIST == K_LIST &&
+                   LOG_KIND_LITERAL == K_LITERAL,
+               "enum log_value_kind follows enum field_kind");
+
 #define DELIVER_BATCH 256
 
 int log_records_deliver(struct log_record_batch *b, const struct log_record_sink *k, uint64_t input,

@@ -97,7 +97,8 @@ enum log_value_kind { /* = enum field_kind of log_record.h */
     LOG_KIND_PATH,
     LOG_KIND_QUERY,
     LOG_KIND_REFERER,
-    LOG_KIND_LIST
+    LOG_KIND_LIST,
+    LOG_KIND_LITERAL /* a JSON line's number, true or false, as written */
 };
 
 struct log_session_field {
