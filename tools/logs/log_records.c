@@ -62,11 +62,11 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
 }
 
 /* The public kinds are the engine's. */
-_Static_assert(LOG_KIND_TEXT == K_TEXT && LOG_KIND_NUMBER == K_NUMBER && LOG_KIND_TIME == K_TIME &&
-                   LOG_KIND_REQUEST == K_REQUEST && LOG_KIND_URL == K_URL &&
-                   LOG_KIND_PATH == K_PATH && LOG_KIND_QUERY == K_QUERY &&
-                   LOG_KIND_REFERER == K_REFERER && LOG_KIND_LIST == K_LIST &&
-                   LOG_KIND_LITERAL == K_LITERAL,
+_Static_assert((int)LOG_KIND_TEXT == (int)K_TEXT && (int)LOG_KIND_NUMBER == (int)K_NUMBER &&
+                   (int)LOG_KIND_TIME == (int)K_TIME && (int)LOG_KIND_REQUEST == (int)K_REQUEST &&
+                   (int)LOG_KIND_URL == (int)K_URL && (int)LOG_KIND_PATH == (int)K_PATH &&
+                   (int)LOG_KIND_QUERY == (int)K_QUERY && (int)LOG_KIND_REFERER == (int)K_REFERER &&
+                   (int)LOG_KIND_LIST == (int)K_LIST && (int)LOG_KIND_LITERAL == (int)K_LITERAL,
                "enum log_value_kind follows enum field_kind");
 
 #define DELIVER_BATCH 256
