@@ -221,6 +221,24 @@ def test_signals():
                 check(name + " (stopped early)", len(out) < len(full), "%d bytes" % len(out))
                 check(name + " (message)", err == b"pct logs: interrupted (%s)\n" % sig.name.encode(),
                       short(err))
+        # Output to a reader that does not read: the first signal waits for
+        # the write, a second one stops at once.
+        if os.path.exists("/proc/self/status") and not WRAPPER:
+            proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "1", path],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            check("SIGINT handler seen in /proc", wait_caught(proc.pid, signal.SIGINT))
+            proc.send_signal(signal.SIGINT)
+            proc.send_signal(signal.SIGINT)
+            try:
+                code = proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = proc.wait()
+                check("second SIGINT (stops)", False, "still running after 20 s")
+            check("second SIGINT (killed by it, or done after the first)", code in (-signal.SIGINT, 130),
+                  "exit %d" % code)
+            proc.stdout.close()
+            proc.stderr.close()
         # An idle pipe (`tail -f log | pct logs`): the interrupt does not
         # wait for the next line, before the first byte or after some lines.
         some = log_lines(5)

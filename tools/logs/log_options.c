@@ -104,7 +104,9 @@ static void print_logs_help(void)
           "shrinks, grows or is removed while being read (everything read before\n"
           "is written, and the other inputs are still processed), or a write error\n"
           "(a full disk, a closed pipe: SIGPIPE is ignored; the message says how\n"
-          "many lines were written).\n",
+          "many lines were written). SIGINT and SIGTERM stop at a line's end: the\n"
+          "output ends with a whole line, exit status 130 or 143 (a second signal\n"
+          "stops at once).\n",
           stdout);
 }
 

@@ -53,14 +53,22 @@
 #include "logs.h"
 
 /* The session a SIGINT or SIGTERM stops (at a line's end, so that the
- * output ends with a whole line). The CLI's only global. */
+ * output ends with a whole line). The CLI's only globals. */
 static struct log_session *volatile interruptible;
 
 static void on_signal(int sig)
 {
+    static volatile sig_atomic_t signalled;
     struct log_session *s = interruptible;
-    if (s != NULL)
-        log_session_interrupt(s, sig);
+    if (signalled || s == NULL) {
+        /* A second one (the output blocked on a reader that does not
+         * read): no longer waited for. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    signalled = 1;
+    log_session_interrupt(s, sig);
 }
 
 static int trouble(const char *message)
