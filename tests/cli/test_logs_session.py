@@ -196,6 +196,20 @@ def wait_caught(pid, sig):
     return False
 
 
+def wait_delivered(pid, sig):
+    """Waits until sig is no longer pending for process pid (SigPnd and
+    ShdPnd in /proc/PID/status), at most 20 s."""
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                pending = [int(l.split()[1], 16) for l in f if l.startswith(("SigPnd:", "ShdPnd:"))]
+        except OSError:
+            return
+        if not any(p >> (sig - 1) & 1 for p in pending):
+            return
+        time.sleep(0.01)
+
+
 def test_signals():
     tmp = tempfile.mkdtemp()
     try:
@@ -228,6 +242,7 @@ def test_signals():
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             check("SIGINT handler seen in /proc", wait_caught(proc.pid, signal.SIGINT))
             proc.send_signal(signal.SIGINT)
+            wait_delivered(proc.pid, signal.SIGINT)  # two at once would be one
             proc.send_signal(signal.SIGINT)
             try:
                 code = proc.wait(timeout=20)
