@@ -402,6 +402,8 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     struct worker *w = &pl->inline_worker;
     struct buf *c = &pl->carry;
     drain(pl);
+    if (pipeline_stopped(pl))
+        return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
     log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
                    (unsigned long long)number, cfg->max_line);
