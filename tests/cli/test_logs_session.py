@@ -235,6 +235,22 @@ def test_signals():
                 check(name + " (stopped early)", len(out) < len(full), "%d bytes" % len(out))
                 check(name + " (message)", err == b"pct logs: interrupted (%s)\n" % sig.name.encode(),
                       short(err))
+        # In the middle of a line longer than --max-line, streamed through:
+        # the line is ended where it stopped.
+        huge = os.path.join(tmp, "huge.log")
+        with open(huge, "wb") as f:
+            f.write(b"/" + b"a" * (64 << 20) + b"\n")
+        for args, end in [([], b"\n"), (["--json"], b'"}\n')]:
+            proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "1"] + args + [huge],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            first = proc.stdout.read(1 << 16)
+            proc.send_signal(signal.SIGINT)
+            rest, err = proc.communicate(timeout=600)
+            out = first + rest
+            name = "SIGINT in a long line %s" % " ".join(args)
+            check(name + " (exit 130)", proc.returncode == 130, "exit %d" % proc.returncode)
+            check(name + " (one line, ended)", out.endswith(end) and out.count(b"\n") == 1, short(out[-60:]))
+            check(name + " (cut short)", len(out) < (64 << 20), "%d bytes" % len(out))
         # Output to a reader that does not read: the first signal waits for
         # the write, a second one stops at once.
         if os.path.exists("/proc/self/status") and not WRAPPER:
