@@ -134,8 +134,10 @@ void input_format_chunk(struct input_format *is, const char *p, size_t n, enum l
             is->fmt = n > 0 && p[0] == '#' ? LF_W3C : LF_AUTO;
     }
     *fmt = is->fmt;
-    *layout = is->layout;
-    if (is->fmt == LF_W3C)
+    layout->count = 0;
+    if (is->fmt == LF_W3C) { /* the layout matters, and is copied, for W3C only */
+        *layout = is->layout;
         track_w3c_headers(is, p, n);
+    }
     is->offset += n;
 }

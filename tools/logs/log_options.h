@@ -10,7 +10,7 @@
 #define LOG_MIN_CHUNK ((size_t)64 << 10)      /* the command line's least --chunk-size */
 #define LOG_DEFAULT_MAX_LINE ((size_t)4 << 20)
 #define LOG_MAX_THREADS 256
-#define LOG_MAX_FIELDS 64 /* W3C #Fields: columns, and --field N */
+#define LOG_MAX_FIELDS 64 /* --field N (W3C columns: fmt_w3c.h) */
 
 enum query_mode {
     Q_FORM,
@@ -34,13 +34,15 @@ struct log_config {
     int progress; /* -1: auto */
     long threads; /* 0: all cores */
     size_t chunk;
-    size_t max_line;                   /* longer lines are streamed through undecoded */
-    const char *json_key;              /* --json-key: where JSON lines hold the URL */
-    int table;                         /* --tsv: 't', --csv: 'c', else 0 */
-    int header;                        /* --header: TSV/CSV column names first */
-    int strict;                        /* --strict-format: unparsed lines make exit status 1 */
-    int raw_spaces;                    /* --raw-spaces: decoded spaces not escaped (formats.c) */
-    const struct log_formats *formats; /* compiled (log_formats_new): freed by the caller */
+    size_t max_line;      /* longer lines are streamed through undecoded */
+    const char *json_key; /* --json-key: where JSON lines hold the URL */
+    int table;            /* --tsv: 't', --csv: 'c', else 0 */
+    int header;           /* --header: TSV/CSV column names first */
+    int strict;           /* --strict-format: unparsed lines make exit status 1 */
+    int raw_spaces;       /* --raw-spaces: decoded spaces not escaped (formats.c) */
+
+    /* The formats compiled (log_formats_new); the caller frees them. */
+    const struct log_formats *formats;
 };
 
 struct log_options;

@@ -483,9 +483,13 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
                 put_unparsed(w, s, n);
                 return;
             }
-        } else if (cfg->json && json_through_record(w, s, n, &a, fmt) &&
-                   record_process(w, s, n, fmt)) {
-            /* JSON: nginx's trailing fields, log escapes: through the record */
+        } else if (cfg->json && json_through_record(w, s, n, &a, fmt)) {
+            /* JSON: nginx's trailing fields, log escapes: through the record
+             * (a line of more fields than a record holds: unparsed, not cut) */
+            if (!record_process(w, s, n, fmt)) {
+                put_unparsed(w, s, n);
+                return;
+            }
         } else {
             if (fmt == LF_COMMON)
                 a.has_ra = 0;

@@ -731,7 +731,7 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     pthread_mutex_unlock(&fr->turn_lock);
     if (settled) {
         job->fmt = fr->is.fmt;
-        job->layout = fr->is.layout;
+        job->layout.count = 0; /* not W3C: no layout (8 KiB not copied) */
         return;
     }
     if (b->len > 0)
