@@ -445,7 +445,8 @@ static void feed_abandon(struct log_session *s)
 
 int log_session_feed(struct log_session *s, const void *bytes, size_t n)
 {
-    if (s->ran && s->feeding != 2)
+    /* (s->ran is the run's own once it runs on its thread: not read then.) */
+    if (s->feeding == 3 || (s->feeding == 0 && s->ran))
         return fail(s, "a session runs once");
     if (s->feeding == 0)
         s->feeding = 1;
