@@ -228,6 +228,7 @@ static void test_fd_sink(void)
     struct log_session_counts counts;
     log_session_counts(s, &counts);
     CHECK_EQ(counts.lines, 501);
+    CHECK_EQ(counts.formats[LF_COMBINED] + counts.unparsed, 501);
     log_session_free(s);
     off_t size = lseek(out, 0, SEEK_END);
     char *got = malloc((size_t)size + 1);

@@ -498,6 +498,8 @@ void log_session_counts(const struct log_session *s, struct log_session_counts *
     c->invalid_utf8 = s->total.invalid_utf8;
     c->unparsed = s->total.unparsed;
     c->long_lines = s->total.long_lines;
+    for (int i = 0; i < LF_COUNT; i++)
+        c->formats[i] = s->total.formats[i];
 }
 
 void log_session_print_stats(const struct log_session *s)
