@@ -14,7 +14,11 @@
 #include "log_util.h"
 #include "pct.h"
 
-/* Everything read-only that decoding and writing need, built once. */
+struct log_table;
+struct log_record_batch;
+
+/* Everything read-only that decoding and writing need, built once (a
+ * session's). */
 struct log_ctx {
     struct log_config cfg;
     pct_set keep_path;  /* '/' unless --decode-slash */
@@ -29,6 +33,7 @@ struct log_ctx {
     pct_set json_query;           /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
     pct_set quote;         /* '"' */
+    const struct log_table *table; /* --fields (log_tsv.h) */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
@@ -55,7 +60,8 @@ struct worker {
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
-    int last_format; /* the format the last line was found in (record_detect) */
+    int last_format;                  /* the format the last line was found in (record_detect) */
+    struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
 };
 
 /* Frees a worker's buffers. */

@@ -110,12 +110,13 @@ static void track_w3c_headers(struct input_format *is, const char *p, size_t n)
             if (is_fields_line(hash, (size_t)(end - hash))) {
                 parse_w3c_header(hash, (size_t)(end - hash), &is->layout);
                 is->too_wide += is->layout.too_wide > 0;
+                char name[LOG_QUOTED_NAME_MAX];
                 if (is->layout.too_wide > 0)
                     fprintf(stderr,
                             "pct logs: %s: byte %" PRIu64 ": a '#Fields:' header of %d columns "
                             "(at most %d, names %d bytes in all): the lines it describes "
                             "are not parsed\n",
-                            is->name != NULL ? is->name : "input",
+                            log_quote_name(name, is->name != NULL ? is->name : "input"),
                             is->offset + (uint64_t)(hash - p), is->layout.too_wide,
                             LOG_W3C_MAX_COLUMNS, LOG_W3C_NAMES_MAX);
             }

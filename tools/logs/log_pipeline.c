@@ -18,16 +18,106 @@
 #define _GNU_SOURCE /* memrchr */
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log_input.h"
 #include "log_pipeline.h"
 #include "log_prefetch.h"
+
+int pipeline_stopped(struct pipeline *pl)
+{
+    if (atomic_load_explicit(&pl->stop, memory_order_relaxed))
+        return 1;
+    if (pl->interrupted != NULL && atomic_load(pl->interrupted) != 0) {
+        atomic_store(&pl->stop, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void pipeline_emit(struct pipeline *pl, const char *p, size_t n, uint64_t lines)
+{
+    if (pl->sink != NULL && sink_write(pl->sink, p, n, lines) != 0)
+        atomic_store(&pl->stop, 1);
+}
+
+/* Hands the messages held about inputs to pl->say, a line at a time. */
+static void say_notes(struct pipeline *pl)
+{
+    struct buf *b = &pl->notes;
+    for (size_t at = 0; at < b->len;) {
+        char *nl = memchr(b->data + at, '\n', b->len - at);
+        size_t end = nl != NULL ? (size_t)(nl - b->data) : b->len;
+        if (nl == NULL) { /* every note ends with a newline: not reached */
+            buf_reserve(b, 1);
+            nl = b->data + end;
+        }
+        *nl = '\0';
+        if (pl->say != NULL)
+            pl->say(pl->say_ctx, b->data + at);
+        else
+            fprintf(stderr, "%s\n", b->data + at);
+        at = end + 1;
+    }
+    b->len = 0;
+}
+
+/* Waits until fd can be read (or is at its end), looking every 0.1 s
+ * whether the run was stopped: an idle pipe (`tail -f log | pct logs`)
+ * must not keep an interrupt waiting for its next line. Returns 0, or -1
+ * once stopped. */
+static int wait_readable(struct pipeline *pl, int fd)
+{
+    for (;;) {
+        if (pipeline_stopped(pl))
+            return -1;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 100) != 0) /* ready, at its end, or an error for read to say */
+            return 0;
+    }
+}
+
+/* Writes a decoded chunk, or hands its records to the record callback, in
+ * its turn; nothing once the run has stopped. */
+static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs)
+{
+    say_notes(pl);
+    if (pipeline_stopped(pl))
+        return;
+    if (pl->records != NULL) {
+        uint64_t first = pl->run.total.lines - pl->file_first_line + 1;
+        int status = log_records_deliver(recs, pl->records, pl->input_index, first);
+        if (status != 0) {
+            snprintf(pl->error, sizeof pl->error,
+                     "record callback failed (%d), after %llu lines; stopped", status,
+                     (unsigned long long)pl->run.total.lines);
+            atomic_store(&pl->stop, 1);
+            return;
+        }
+    } else {
+        pipeline_emit(pl, job->out.data, job->out.len, job->st.lines);
+    }
+    add_stats(&pl->run.total, &job->st);
+}
+
+/* Decodes a chunk, collecting its records when they are wanted. */
+static void run_chunk(struct pipeline *pl, struct worker *w, struct chunk_job *job,
+                      struct log_record_batch *recs)
+{
+    w->collect = NULL;
+    if (pl->records != NULL) {
+        log_records_clear(recs);
+        w->collect = recs;
+    }
+    process_chunk(w, job);
+}
 
 static void format_bytes(char *text, size_t size, double bytes)
 {
@@ -96,7 +186,7 @@ static void *worker_main(void *arg)
             s->state = SLOT_BUSY;
             pl->next_work++;
             pthread_mutex_unlock(&pl->lock);
-            process_chunk(&w, &s->job);
+            run_chunk(pl, &w, &s->job, &s->recs);
             pthread_mutex_lock(&pl->lock);
             s->state = SLOT_DONE;
             pthread_cond_broadcast(&pl->done);
@@ -113,8 +203,7 @@ static void *worker_main(void *arg)
 
 static void write_slot(struct pipeline *pl, struct slot *s)
 {
-    write_out(s->job.out.data, s->job.out.len, s->job.st.lines);
-    add_stats(&pl->run.total, &s->job.st);
+    write_chunk(pl, &s->job, &s->recs);
     if (pl->run.show_progress)
         show_progress(pl, 0);
 }
@@ -151,7 +240,7 @@ static void submit_slot(struct pipeline *pl, struct slot *s)
 {
     pl->next_fill++;
     if (pl->nworkers == 0) {
-        process_chunk(&pl->inline_worker, &s->job);
+        run_chunk(pl, &pl->inline_worker, &s->job, &s->recs);
         s->state = SLOT_DONE;
         write_oldest(pl);
         return;
@@ -168,26 +257,37 @@ static void drain(struct pipeline *pl)
         ;
 }
 
-void pipeline_start(struct pipeline *pl, const struct log_ctx *ctx, int nworkers)
+int pipeline_start(struct pipeline *pl, const struct log_ctx *ctx, int nworkers)
 {
     pl->ctx = ctx;
     pl->inline_worker.ctx = ctx;
+    if (nworkers < 0 || nworkers > 256)
+        nworkers = 0;
     pl->nworkers = nworkers;
     pl->nslots = nworkers > 0 ? (size_t)nworkers * 2 + 2 : 1;
     pl->slots = calloc(pl->nslots, sizeof *pl->slots);
-    if (pl->slots == NULL)
-        fatal("out of memory", NULL);
-    if (nworkers <= 0 || nworkers > 256)
-        return;
+    if (pl->slots == NULL) {
+        snprintf(pl->error, sizeof pl->error, "out of memory");
+        return -1;
+    }
+    if (nworkers == 0)
+        return 0;
     pthread_mutex_init(&pl->lock, NULL);
     pthread_cond_init(&pl->ready, NULL);
     pthread_cond_init(&pl->done, NULL);
     pl->threads = calloc((size_t)nworkers, sizeof *pl->threads);
-    if (pl->threads == NULL)
-        fatal("out of memory", NULL);
-    for (int i = 0; i < nworkers; i++)
-        if (pthread_create(&pl->threads[i], NULL, worker_main, pl) != 0)
-            fatal("cannot start threads", NULL);
+    int started = 0;
+    if (pl->threads != NULL)
+        for (; started < nworkers; started++)
+            if (pthread_create(&pl->threads[started], NULL, worker_main, pl) != 0)
+                break;
+    if (started == nworkers)
+        return 0;
+    snprintf(pl->error, sizeof pl->error,
+             pl->threads == NULL ? "out of memory" : "cannot start threads");
+    pl->nworkers = started; /* pipeline_stop joins them */
+    pipeline_stop(pl);
+    return -1;
 }
 
 void pipeline_stop(struct pipeline *pl)
@@ -200,7 +300,6 @@ void pipeline_stop(struct pipeline *pl)
         pthread_mutex_unlock(&pl->lock);
         for (int i = 0; i < pl->nworkers; i++)
             pthread_join(pl->threads[i], NULL);
-        free(pl->threads);
         pthread_mutex_destroy(&pl->lock);
         pthread_cond_destroy(&pl->ready);
         pthread_cond_destroy(&pl->done);
@@ -208,11 +307,19 @@ void pipeline_stop(struct pipeline *pl)
     for (size_t i = 0; i < pl->nslots; i++) {
         free(pl->slots[i].job.out.data);
         free(pl->slots[i].own.data);
+        log_records_free(&pl->slots[i].recs);
     }
     free(pl->slots);
+    pl->slots = NULL;
+    free(pl->threads);
+    pl->threads = NULL;
+    log_records_free(&pl->long_rec);
     free(pl->carry.data);
     free(pl->long_out.data);
     worker_free(&pl->inline_worker);
+    say_notes(pl);
+    free(pl->notes.data);
+    pl->notes.data = NULL;
 }
 
 /* The least room a read is given: big reads, few system calls. */
@@ -252,7 +359,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
 {
     const struct log_config *cfg = &pl->ctx->cfg;
     if (cfg->raw && !cfg->json) {
-        write_out(p, n, 0);
+        pipeline_emit(pl, p, n, 0);
         return;
     }
     struct buf *o = &pl->long_out;
@@ -265,7 +372,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p,
     } else {
         put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
     }
-    write_out(o->data, o->len, 0);
+    pipeline_emit(pl, o->data, o->len, 0);
 }
 
 /* pl->carry holds the start of a line longer than --max-line (no newline in
@@ -278,14 +385,32 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     struct worker *w = &pl->inline_worker;
     struct buf *c = &pl->carry;
     drain(pl);
+    if (pipeline_stopped(pl))
+        return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
     log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
                    (unsigned long long)number, cfg->max_line);
+    say_notes(pl);
+    int records = pl->records != NULL;
+    if (records && !pipeline_stopped(pl)) {
+        /* One record: the line's start (it is never held whole). */
+        struct log_record_batch *b = &pl->long_rec;
+        log_records_clear(b);
+        log_records_collect(b, c->data, c->len < cfg->max_line ? c->len : cfg->max_line, NULL, 0);
+        b->recs[0].long_line = 1;
+        int status = log_records_deliver(b, pl->records, pl->input_index, number);
+        if (status != 0) {
+            snprintf(pl->error, sizeof pl->error,
+                     "record callback failed (%d), after %llu lines; stopped", status,
+                     (unsigned long long)pl->run.total.lines);
+            atomic_store(&pl->stop, 1);
+        }
+    }
     pl->run.total.lines++;
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
-    if (cfg->json)
-        write_out("{\"unparsed\":\"", 13, 0);
+    if (cfg->json && !records)
+        pipeline_emit(pl, "{\"unparsed\":\"", 13, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -294,22 +419,34 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
         if (nl != NULL && text > 0 && c->data[text - 1] == '\r')
             text--; /* CRLF: the CR is part of the terminator */
         size_t keep = nl != NULL || eof ? 0 : utf8_unfinished_tail(c->data, text);
-        put_long_piece(pl, w, c->data, text - keep);
+        if (!records)
+            put_long_piece(pl, w, c->data, text - keep);
         pl->run.total.bytes += text - keep;
-        if (nl != NULL || eof) {
-            if (cfg->json)
-                write_out("\"}", 2, 0);
-            write_out(c->data + text, end - text, 0);
-            write_out("\n", 1, 1);
+        /* Stopped (an interrupt): the line is ended here, so that the
+         * output still ends with a whole line. */
+        int stop = pipeline_stopped(pl);
+        if (nl != NULL || eof || stop) {
+            if (records) {
+                /* nothing written */
+            } else if (stop && nl == NULL && !eof) {
+                pipeline_emit(pl, cfg->json ? "\"}\n" : "\n", cfg->json ? 3 : 1, 1);
+            } else {
+                if (cfg->json)
+                    pipeline_emit(pl, "\"}", 2, 0);
+                pipeline_emit(pl, c->data + text, end - text, 0);
+                pipeline_emit(pl, "\n", 1, 1);
+            }
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
             pl->run.total.bytes += end - text + (nl != NULL);
             memmove(c->data, c->data + c->len - rest, rest);
             c->len = rest;
-            return eof;
+            return eof || stop;
         }
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
+        if (in->live && !log_input_ready(in) && wait_readable(pl, in->fd) != 0)
+            continue; /* stopped: the line is ended above */
         size_t got = log_input_read(in, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
@@ -350,8 +487,13 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
             break;
         if (*eof)
             break;
-        if (in->live && !log_input_ready(in))
+        if (in->live && !log_input_ready(in)) {
             drain(pl); /* nothing to read yet: show what is done */
+            if (wait_readable(pl, in->fd) != 0) {
+                *eof = 1; /* stopped: nothing more is written */
+                continue;
+            }
+        }
         buf_reserve(b, READ_MIN + LOG_CHUNK_PAD);
         size_t got = log_input_read(in, b->data + b->len, b->cap - b->len - LOG_CHUNK_PAD);
         if (got == 0) {
@@ -387,7 +529,7 @@ static void process_input(struct pipeline *pl, struct log_input *in,
     if (start != NULL) /* going on where process_file stopped */
         is = *start;
     int eof = 0;
-    while (!eof || pl->carry.len > 0) {
+    while ((!eof || pl->carry.len > 0) && !pipeline_stopped(pl)) {
         struct slot *s = acquire_slot(pl);
         int long_line;
         size_t cut = read_lines(pl, in, &s->own, &eof, &long_line);
@@ -461,6 +603,7 @@ struct hold {
     struct block b;
     struct chunk_job job;
     struct buf own;
+    struct log_record_batch recs;
     struct input_format before; /* the format in effect at the block's lines */
     enum {
         HOLD_FREE,
@@ -479,16 +622,25 @@ static void read_more(const struct file_run *fr, struct block *b, struct buf *ow
 {
     own->len = b->got;
     buf_reserve(own, n + LOG_CHUNK_PAD);
-    ssize_t got = log_input_pread(fr->in, own->data + b->got, n, b->from + b->got);
-    if (got < 0) {
-        b->error = errno;
-        got = 0;
+    /* pread(2) by pieces, not log_input_pread: the bytes read before an
+     * error are kept and written, as a file read in order writes them. */
+    size_t done = 0;
+    while (done < n) {
+        ssize_t got = pread(fr->in->fd, own->data + b->got + done, n - done,
+                            (off_t)(b->from + b->got + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            b->error = errno;
+        if (got <= 0)
+            break;
+        done += (size_t)got;
     }
-    if (got > 0 && memchr(own->data + b->got, 0, (size_t)got) != NULL)
+    if (done > 0 && memchr(own->data + b->got, 0, done) != NULL)
         b->nul = 1;
-    b->got += (size_t)got;
+    b->got += done;
     own->len = b->got;
-    b->hit_end = (size_t)got < n;
+    b->hit_end = done < n;
 }
 
 /* Finds the lines that start in the block, reading past it until the last
@@ -591,10 +743,10 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
 
 /* Writes a decoded chunk (its turn has come). read_to: the input's offset
  * after it, for the progress bar. */
-static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_to)
+static void write_job(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs,
+                      uint64_t read_to)
 {
-    write_out(job->out.data, job->out.len, job->st.lines);
-    add_stats(&pl->run.total, &job->st);
+    write_chunk(pl, job, recs);
     pl->run.read_to = read_to;
     if (pl->run.show_progress)
         show_progress(pl, 0);
@@ -637,7 +789,7 @@ static void write_block(struct file_run *fr, struct hold *h)
     if (b->len > 0) {
         uint64_t end = b->from + b->first + b->len;
         reached(fr->in, end);
-        write_job(pl, &h->job, end);
+        write_job(pl, &h->job, &h->recs, end);
     }
     if (b->at_end) {
         reached(fr->in, b->from + b->got);
@@ -707,7 +859,7 @@ static void *file_thread(void *arg)
     for (;;) {
         struct hold *h = free_hold(fr, holds, 0);
         pthread_mutex_lock(&fr->claim_lock);
-        int stop = fr->stop;
+        int stop = fr->stop || pipeline_stopped(fr->pl);
         if (!stop) {
             h->b.ticket = fr->next_ticket++;
             h->b.index = fr->next_block++;
@@ -724,7 +876,7 @@ static void *file_thread(void *arg)
         h->job.len = h->b.len;
         chunk_format(fr, &h->b, &h->job, &h->before);
         if (h->b.len > 0)
-            process_chunk(&w, &h->job);
+            run_chunk(fr->pl, &w, &h->job, &h->recs);
         finish_block(fr, h);
     }
     free_hold(fr, holds, 1); /* parked ones are written by other threads */
@@ -732,6 +884,7 @@ static void *file_thread(void *arg)
     for (int i = 0; i < FILE_HOLDS; i++) {
         free(holds[i].job.out.data);
         free(holds[i].own.data);
+        log_records_free(&holds[i].recs);
     }
     return NULL;
 }
@@ -746,8 +899,9 @@ static int file_eligible(const struct pipeline *pl, const struct log_input *in)
 
 /* Reads in as file_run says, with pl->nworkers threads: this one and
  * nworkers - 1 started for it (the pipeline's workers wait meanwhile).
- * Returns 1 if the rest of the file is to be read in order (process_input,
- * from *resume: the format in effect there). */
+ * Returns 0; 1 if the rest of the file is to be read in order (from
+ * *resume: the format in effect there); or -1 out of memory, nothing done
+ * (read it in order). */
 static int process_file(struct pipeline *pl, struct log_input *in, struct input_format *resume)
 {
     struct file_run fr;
@@ -762,21 +916,26 @@ static int process_file(struct pipeline *pl, struct log_input *in, struct input_
     pthread_cond_init(&fr.turn_moved, NULL);
     fr.nparked = (size_t)pl->nworkers * FILE_HOLDS + 1;
     fr.parked = calloc(fr.nparked, sizeof *fr.parked);
-    if (fr.parked == NULL)
-        fatal("out of memory", NULL);
+    size_t extra = (size_t)pl->nworkers - 1;
+    pthread_t *threads = calloc(extra, sizeof *threads);
+    if (fr.parked == NULL || threads == NULL) {
+        free(fr.parked);
+        free(threads);
+        pthread_mutex_destroy(&fr.claim_lock);
+        pthread_mutex_destroy(&fr.turn_lock);
+        pthread_cond_destroy(&fr.turn_moved);
+        return -1;
+    }
     drain(pl);              /* the previous inputs' output first */
     in->offset = in->start; /* the blocks read the head again */
     pl->run.read_to = in->offset;
     pl->run.reading_file = 1;
-    size_t extra = (size_t)pl->nworkers - 1;
-    pthread_t *threads = calloc(extra, sizeof *threads);
-    if (threads == NULL)
-        fatal("out of memory", NULL);
-    for (size_t i = 0; i < extra; i++)
-        if (pthread_create(&threads[i], NULL, file_thread, &fr) != 0)
-            fatal("cannot start threads", NULL);
+    size_t started = 0; /* fewer threads when no more can start: still correct */
+    for (; started < extra; started++)
+        if (pthread_create(&threads[started], NULL, file_thread, &fr) != 0)
+            break;
     file_thread(&fr);
-    for (size_t i = 0; i < extra; i++)
+    for (size_t i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     free(threads);
     pl->run.reading_file = 0;
@@ -795,10 +954,21 @@ static int process_file(struct pipeline *pl, struct log_input *in, struct input_
     return fr.in_order;
 }
 
-static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)
+static void pipeline_input(struct pipeline *pl, const struct pipeline_input *input,
+                           struct log_prefetch *pre)
 {
     struct log_input in;
-    int status = pre != NULL ? log_prefetch_take(pre, &in) : log_input_open(&in, name, NULL);
+    struct stat st;
+    int fd = input->fd >= 0 ? input->fd : strcmp(input->name, "-") == 0 ? STDIN_FILENO : -1;
+    /* log_input_open reads the first bytes: an idle pipe waits here. */
+    if (pre == NULL && fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+        wait_readable(pl, fd) != 0)
+        return; /* stopped before the input said anything */
+    int status = pre != NULL      ? log_prefetch_take(pre, &in)
+                 : input->fd >= 0 ? log_input_open_fd(&in, input->fd, input->name, &pl->notes)
+                                  : log_input_open(&in, input->name, &pl->notes);
+    in.notes = &pl->notes; /* messages are said with the output (say_notes) */
+    say_notes(pl);
     if (status != 0) {
         pl->run.failed = 1;
         return;
@@ -808,32 +978,48 @@ static void pipeline_input(struct pipeline *pl, const char *name, struct log_pre
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     struct input_format resume;
-    if (!file_eligible(pl, &in))
-        process_input(pl, &in, NULL);
-    else if (process_file(pl, &in, &resume))
-        process_input(pl, &in, &resume);
+    int in_order = file_eligible(pl, &in) ? process_file(pl, &in, &resume) : -1;
+    if (in_order != 0)
+        process_input(pl, &in, in_order > 0 ? &resume : NULL);
     drain(pl);
     pl->run.current = NULL;
     pl->run.done_before += in.offset - in.start;
-    if (log_input_close(&in) != 0)
+    int stopped = pipeline_stopped(pl);
+    size_t said = pl->notes.len;
+    if (log_input_close(&in) != 0 && !stopped)
         pl->run.failed = 1;
+    if (stopped) /* not read to its end: its size is no news */
+        pl->notes.len = said;
+    say_notes(pl);
 }
 
-void pipeline_inputs(struct pipeline *pl, char **names, size_t count)
+void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, size_t count)
 {
     /* With worker threads, the files from the one being written on (as
      * many as there are threads) are opened, and decompressed if they are
-     * compressed, each by a thread of its own. */
+     * compressed, each by a thread of its own (when that cannot start, the
+     * file is opened in its turn). */
     size_t window = pl->nworkers > 0 ? (size_t)pl->nworkers : 0;
     struct log_prefetch **pre = calloc(count + 1, sizeof *pre);
     if (pre == NULL)
-        fatal("out of memory", NULL);
-    size_t started = 0;
-    for (size_t i = 0; i < count; i++) {
+        window = 0;
+    size_t started = 0, i = 0;
+    for (; i < count && !pipeline_stopped(pl); i++) {
         for (; window > 0 && started < count && started < i + window; started++)
-            if (log_prefetch_eligible(names[started]))
-                pre[started] = log_prefetch_start(names[started]);
-        pipeline_input(pl, names[i], pre[i]);
+            if (inputs[started].fd < 0 && log_prefetch_eligible(inputs[started].name))
+                pre[started] = log_prefetch_start(inputs[started].name, &pl->notes);
+        pl->input_index = i;
+        pipeline_input(pl, &inputs[i], pre != NULL ? pre[i] : NULL);
+    }
+    /* Stopped: the files read ahead are let go, and what they would say. */
+    for (; i < started; i++) {
+        struct log_input in;
+        size_t said = pl->notes.len;
+        if (pre[i] != NULL && log_prefetch_take(pre[i], &in) == 0) {
+            in.notes = &pl->notes;
+            log_input_close(&in);
+        }
+        pl->notes.len = said;
     }
     free(pre);
 }

@@ -5,16 +5,12 @@
 #include "fmt_json.h"
 #include "log_field_text.h"
 #include "log_formats.h"
+#include "log_records.h"
 #include "log_time.h"
 #include "log_tsv.h"
 
 static const char *const default_fields[] = {"format", "remote", "time",  "method",  "path",
                                              "query",  "status", "bytes", "referer", "agent"};
-#define TABLE_MAX_FIELDS 64
-static char table_list[1024]; /* --fields, read-only once the threads start */
-static const char *table_names[TABLE_MAX_FIELDS];
-static struct span table_spans[TABLE_MAX_FIELDS]; /* the same, with their lengths */
-static int table_count;
 /* What each column is, found once: the request's parts, or a field. */
 enum column {
     COL_FIELD,
@@ -27,48 +23,41 @@ enum column {
     COL_LINE,
     COL_ISO
 };
-static unsigned char table_columns[TABLE_MAX_FIELDS];
-/* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a C1
- * lead (and '"', ','). */
-static struct log_scan table_scan[2];
-/* The same and every byte >= 0x80 (which UTF-8 repair may change): a value
- * with none of them is written as it is. */
-static struct log_scan table_scan_ascii[2];
 
-static void table_columns_find(void)
+static void table_columns_find(struct log_table *tab)
 {
     static const char *const parts[] = {"",         "method", "path",   "query",
                                         "protocol", "origin", "format", "line"};
-    for (int i = 0; i < table_count; i++) {
-        const char *name = table_names[i];
+    for (int i = 0; i < tab->count; i++) {
+        const char *name = tab->names[i];
         size_t len = strlen(name);
-        table_spans[i] = span_of(name, name + len);
-        table_columns[i] = COL_FIELD;
+        tab->spans[i] = span_of(name, name + len);
+        tab->columns[i] = COL_FIELD;
         for (int k = 1; k < (int)(sizeof parts / sizeof *parts); k++)
             if (strcmp(name, parts[k]) == 0)
-                table_columns[i] = (unsigned char)k;
+                tab->columns[i] = (unsigned char)k;
         if (len > 4 && strcmp(name + len - 4, "_iso") == 0)
-            table_columns[i] = COL_ISO;
+            tab->columns[i] = COL_ISO;
     }
-    log_scan_init(&table_scan[0], 0x20, 0, "\\\x7f\xc2");
-    log_scan_init(&table_scan[1], 0x20, 0, "\\\x7f\xc2\",");
-    log_scan_init(&table_scan_ascii[0], 0x20, 1, "\\\x7f");
-    log_scan_init(&table_scan_ascii[1], 0x20, 1, "\\\x7f\",");
+    log_scan_init(&tab->scan[0], 0x20, 0, "\\\x7f\xc2");
+    log_scan_init(&tab->scan[1], 0x20, 0, "\\\x7f\xc2\",");
+    log_scan_init(&tab->scan_ascii[0], 0x20, 1, "\\\x7f");
+    log_scan_init(&tab->scan_ascii[1], 0x20, 1, "\\\x7f\",");
 }
 
-const char *table_fields_set(const char *list)
+const char *table_fields_set(struct log_table *tab, const char *list)
 {
-    table_count = 0;
+    tab->count = 0;
     if (list == NULL) {
         for (size_t i = 0; i < sizeof default_fields / sizeof *default_fields; i++)
-            table_names[table_count++] = default_fields[i];
-        table_columns_find();
+            tab->names[tab->count++] = default_fields[i];
+        table_columns_find(tab);
         return NULL;
     }
-    if (strlen(list) >= sizeof table_list)
+    if (strlen(list) >= sizeof tab->list)
         return "--fields is too long";
-    strcpy(table_list, list);
-    for (char *p = table_list; *p;) {
+    strcpy(tab->list, list);
+    for (char *p = tab->list; *p;) {
         char *comma = strchr(p, ',');
         if (comma != NULL)
             *comma = '\0';
@@ -77,27 +66,27 @@ const char *table_fields_set(const char *list)
         for (const char *c = p; *c; c++)
             if ((unsigned char)*c <= ' ' || *c == '"' || *c == '\\' || (unsigned char)*c >= 0x7f)
                 return "--fields names are printable ASCII without spaces, quotes or backslashes";
-        if (table_count == TABLE_MAX_FIELDS)
+        if (tab->count == TABLE_MAX_FIELDS)
             return "--fields names at most 64 fields";
-        table_names[table_count++] = p;
+        tab->names[tab->count++] = p;
         if (comma == NULL)
             break;
         p = comma + 1;
     }
-    table_columns_find();
+    table_columns_find(tab);
     return NULL;
 }
 
-size_t table_header(char *out, size_t cap, int csv)
+size_t table_header(const struct log_table *tab, char *out, size_t cap, int csv)
 {
     size_t len = 0;
-    for (int i = 0; i < table_count; i++) {
-        size_t n = strlen(table_names[i]);
+    for (int i = 0; i < tab->count; i++) {
+        size_t n = strlen(tab->names[i]);
         if (len + n + 2 > cap)
             break;
         if (i > 0)
             out[len++] = csv ? ',' : '\t';
-        memcpy(out + len, table_names[i], n);
+        memcpy(out + len, tab->names[i], n);
         len += n;
     }
     out[len++] = '\n';
@@ -109,9 +98,10 @@ size_t table_header(char *out, size_t cap, int csv)
  * a comma, a quote or a space at either end. */
 static void table_value(struct worker *w, struct span v)
 {
+    const struct log_table *tab = w->ctx->table;
     int csv = w->ctx->cfg.table == 'c';
     buf_reserve(w->out, 4 * v.n + 8); /* --fields may name a field many times */
-    size_t clean = log_scan_find(&table_scan[csv], v.p, 0, v.n);
+    size_t clean = log_scan_find(&tab->scan[csv], v.p, 0, v.n);
     int edge_space = csv && v.n > 0 && (v.p[0] == ' ' || v.p[v.n - 1] == ' ');
     if (clean == v.n && !edge_space) { /* most values: nothing to escape */
         put_raw(w, v.p, v.n);
@@ -156,8 +146,9 @@ static void table_value(struct worker *w, struct span v)
  * nothing to escape, written as they are after one scan. */
 static void table_text(struct worker *w, struct span t)
 {
+    const struct log_table *tab = w->ctx->table;
     const int csv = w->ctx->cfg.table == 'c';
-    if (log_scan_find(&table_scan_ascii[csv], t.p, 0, t.n) == t.n &&
+    if (log_scan_find(&tab->scan_ascii[csv], t.p, 0, t.n) == t.n &&
         !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' '))) {
         buf_reserve(w->out, t.n + 8); /* and the separator after it, as table_value */
         put_raw(w, t.p, t.n);
@@ -180,6 +171,7 @@ _Static_assert(LOG_RECORD_MAX < ROW_SLOTS && LOG_RECORD_MAX < 256,
                "a slot holds a field's index + 1");
 struct table_row {
     const struct log_record *r;
+    const struct log_table *tab;
     unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
     int url_found;                 /* 1 once url, target and rest are known */
     const struct log_field *url;
@@ -227,8 +219,9 @@ static const struct log_field *row_field(const struct table_row *row, struct spa
 /* Column i's field: by its name, or in JSON lines by the usual keys. */
 static const struct log_field *table_find(const struct table_row *row, int i)
 {
-    const struct log_field *f = row_field(row, table_spans[i]);
-    return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, table_names[i]) : f;
+    const struct log_table *tab = row->tab;
+    const struct log_field *f = row_field(row, tab->spans[i]);
+    return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, tab->names[i]) : f;
 }
 
 /* The URL-bearing field of a record and its target. */
@@ -254,7 +247,8 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
 /* Puts the value of column i if it is request-derived; 0 if it is not. */
 static int table_url_part(struct worker *w, struct table_row *row, int i)
 {
-    const int which = table_columns[i];
+    const struct log_table *tab = w->ctx->table;
+    const int which = tab->columns[i];
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
     const struct log_field *plain = table_find(row, i);
@@ -314,8 +308,9 @@ static int table_url_part(struct worker *w, struct table_row *row, int i)
 
 static void table_column(struct worker *w, const char *s, size_t n, struct table_row *row, int i)
 {
+    const struct log_table *tab = w->ctx->table;
     const struct log_record *r = row->r;
-    const int column = table_columns[i];
+    const int column = tab->columns[i];
     if (column == COL_FORMAT) {
         put_str(w, log_format_name(r->format));
         return;
@@ -327,7 +322,7 @@ static void table_column(struct worker *w, const char *s, size_t n, struct table
     if (table_url_part(w, row, i))
         return;
     if (column == COL_ISO) {
-        const struct span name = table_spans[i];
+        const struct span name = tab->spans[i];
         for (int k = 0; k < r->n; k++) {
             const struct log_field *f = &r->f[k];
             if (f->kind == K_TIME && f->name.n == name.n - 4 &&
@@ -359,9 +354,15 @@ static void table_column(struct worker *w, const char *s, size_t n, struct table
 
 void table_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
 {
+    const struct log_table *tab = w->ctx->table;
+    if (w->collect != NULL) { /* records wanted, not rows (log_records.h) */
+        log_records_collect(w->collect, s, n, r, 0);
+        return;
+    }
     struct table_row row;
     row_start(&row, r);
-    for (int i = 0; i < table_count; i++) {
+    row.tab = tab;
+    for (int i = 0; i < tab->count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
         table_column(w, s, n, &row, i);
@@ -370,14 +371,19 @@ void table_record(struct worker *w, const char *s, size_t n, const struct log_re
 
 void table_unparsed(struct worker *w, const char *s, size_t n, int directive)
 {
-    buf_reserve(w->out, 8 * n + 16 * (size_t)table_count + 64);
+    const struct log_table *tab = w->ctx->table;
+    buf_reserve(w->out, 8 * n + 16 * (size_t)tab->count + 64);
     w->st->unparsed += (uint64_t)!directive;
-    for (int i = 0; i < table_count; i++) {
+    if (w->collect != NULL) {
+        log_records_collect(w->collect, s, n, NULL, directive);
+        return;
+    }
+    for (int i = 0; i < tab->count; i++) {
         if (i > 0)
             put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
-        if (table_columns[i] == COL_FORMAT)
+        if (tab->columns[i] == COL_FORMAT)
             put_str(w, directive ? "directive" : "unparsed");
-        else if (table_columns[i] == COL_LINE)
+        else if (tab->columns[i] == COL_LINE)
             table_text(w, span_of(s, s + n));
         else
             table_null(w);

@@ -9,11 +9,29 @@
 #include "log_decode.h"
 #include "log_record.h"
 
-/* --fields: a comma-separated list checked and kept (NULL: the default).
- * Returns NULL or what is wrong. Called once, before the threads start. */
-const char *table_fields_set(const char *list);
+#define TABLE_MAX_FIELDS 64
+
+/* The --fields columns, read-only once the threads start (a session's:
+ * log_ctx.table). */
+struct log_table {
+    char list[1024];
+    const char *names[TABLE_MAX_FIELDS];
+    struct span spans[TABLE_MAX_FIELDS]; /* the same, with their lengths */
+    int count;
+    unsigned char columns[TABLE_MAX_FIELDS]; /* enum column of log_tsv.c */
+    /* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a
+     * C1 lead (and '"', ','). */
+    struct log_scan scan[2];
+    /* The same and every byte >= 0x80 (which UTF-8 repair may change): a
+     * value with none of them is written as it is. */
+    struct log_scan scan_ascii[2];
+};
+
+/* --fields: a comma-separated list checked and kept in tab (NULL: the
+ * default). Returns NULL or what is wrong. */
+const char *table_fields_set(struct log_table *tab, const char *list);
 /* The header row (with its newline) into out; returns its length. */
-size_t table_header(char *out, size_t cap, int csv);
+size_t table_header(const struct log_table *tab, char *out, size_t cap, int csv);
 
 /* The row of r (no newline). */
 void table_record(struct worker *w, const char *s, size_t n, const struct log_record *r);
