@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "log_decode.h"
+#include "log_writer.h"
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->cfg = *cfg;
+    ctx->writer = log_writer_for(cfg);
+    ctx->raw_text = cfg->raw && ctx->writer->honours_raw;
     pct_set_clear(&ctx->keep_path);
     pct_set_add_chars(&ctx->keep_path, "/");
     pct_set_clear(&ctx->keep_query);
@@ -18,7 +21,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_add_chars(&ctx->keep_split, "&=");
     pct_set_fill(&ctx->keep_all);
     pct_set_clear(&ctx->keep_none);
-    log_escape_init(&ctx->esc, cfg->bytes);
+    log_escape_init(&ctx->esc);
     /* The bytes that may need work in put_decoded: '%', controls, '"', '\\'
      * (Apache's escapes), 0x80 and up (UTF-8 to check), '+' (form), ' '
      * (whitespace-separated formats). */
@@ -41,8 +44,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_clear(&ctx->line_marks[0]);
     pct_set_add_range(&ctx->line_marks[0], 0x00, 0x1f);
     pct_set_add_byte(&ctx->line_marks[0], 0x7f);
-    if (!cfg->bytes)
-        pct_set_add_byte(&ctx->line_marks[0], 0xc2);
+    pct_set_add_byte(&ctx->line_marks[0], 0xc2);
     pct_set_clear(&ctx->quote);
     pct_set_add_byte(&ctx->quote, '"');
     pct_set_clear(&ctx->line_marks[1]);
@@ -143,13 +145,26 @@ static void put_decoded_runs(struct worker *w, const char *src, size_t n, const 
                              unsigned flags, int json)
 {
     const char *e = src + n;
+    /* Line output of a whitespace-separated format: a space that decoding
+     * makes is escaped (\x20), but one written in the log was not decoded
+     * and stays as written (the line keeps its fields). */
+    const int literal_spaces = !json && w->spaced;
     while (src < e) {
         const char *bs = json ? NULL : memchr(src, '\\', (size_t)(e - src));
+        if (literal_spaces) {
+            const char *sp = memchr(src, ' ', (size_t)((bs != NULL ? bs : e) - src));
+            bs = sp != NULL ? sp : bs;
+        }
         const char *run_end = bs != NULL ? bs : e;
         if (run_end > src)
             put_decoded_run(w, src, (size_t)(run_end - src), keep, flags, json);
         if (bs == NULL)
             break;
+        if (*bs == ' ') {
+            put_raw(w, bs, 1);
+            src = bs + 1;
+            continue;
+        }
         /* \" \\ \xHH are Apache's escapes: copied as written. A stray '\'
          * is a byte of the text like any other: escaped (as \\), and what
          * follows it is decoded and UTF-8-checked with the next run. */
@@ -217,7 +232,7 @@ void put_url_line(struct worker *w, struct span u)
     size_t qn = u.n - (size_t)(q - u.p) - 1;
     put_raw(w, "?", 1);
     if (w->ctx->cfg.query == Q_KEEP)
-        put_raw(w, q + 1, qn); /* not decoded: as written */
+        put_undecoded(w, q + 1, qn); /* not decoded: as written, controls escaped */
     else
         put_decoded(w, q + 1, qn, &w->ctx->keep_query,
                     path_flags(w) | (w->ctx->cfg.query == Q_FORM ? PCT_PLUS : 0), 0);

@@ -13,14 +13,18 @@
 #include "log_util.h"
 #include "pct.h"
 
+struct log_writer;
+
 /* Everything read-only that decoding and writing need, built once. */
 struct log_ctx {
     struct log_config cfg;
-    pct_set keep_path;  /* '/' unless --decode-slash */
-    pct_set keep_query; /* line output: '&' '=' '#' stay encoded */
-    pct_set keep_split; /* JSON query: '&' '=' stay encoded (put_json_query) */
-    pct_set keep_all;   /* JSON: only repair UTF-8 */
-    pct_set keep_none;  /* --stats: validation with nothing required encoded */
+    const struct log_writer *writer; /* the output mode (log_writer.h) */
+    int raw_text;                    /* --raw where the writer honours it */
+    pct_set keep_path;               /* '/' unless --decode-slash */
+    pct_set keep_query;              /* line output: '&' '=' '#' stay encoded */
+    pct_set keep_split;              /* JSON query: '&' '=' stay encoded (put_json_query) */
+    pct_set keep_all;                /* JSON: only repair UTF-8 */
+    pct_set keep_none;               /* --stats: validation with nothing required encoded */
     struct log_escape esc;
     struct log_scan work[2][2];   /* put_decoded's bytes: [PCT_PLUS][spaced] */
     struct log_scan work_path[2]; /* a path's, and '?' (put_url_line): [spaced] */
@@ -54,6 +58,7 @@ struct worker {
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
+    int long_at_start; /* a long line's TSV/CSV cell: nothing of it written yet */
 };
 
 /* Frees a worker's buffers. */
@@ -88,7 +93,7 @@ static inline void put_escaped(struct worker *w, const char *src, size_t n, int 
  * (unless --raw) so that no log content reaches a terminal raw. */
 static inline void put_undecoded(struct worker *w, const char *src, size_t n)
 {
-    if (w->ctx->cfg.raw || w->line_clean)
+    if (w->ctx->raw_text || w->line_clean)
         put_raw(w, src, n);
     else
         put_mode(w, src, n, ESC_CONTROLS);

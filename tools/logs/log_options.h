@@ -44,6 +44,7 @@ struct log_config {
     int header;           /* --header: TSV/CSV column names first */
     int strict;           /* --strict-format: unparsed lines make exit status 1 */
     int raw_spaces;       /* --raw-spaces: decoded spaces not escaped (formats.c) */
+    int csv_safe;         /* --csv-safe: "'" before a CSV cell a spreadsheet runs */
 };
 
 /* Parses argv (the word "logs" is skipped) into cfg and files (room for argc

@@ -4,6 +4,7 @@
 #define PCT_TOOLS_LOG_OUTPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "log_decode.h"
 #include "log_format.h"
@@ -19,6 +20,7 @@ struct chunk_job {
     struct w3c_layout layout; /* in effect at the chunk's start (W3C) */
     struct buf out;
     struct stats st;
+    uint64_t long_first; /* the first line longer than --max-line, from 1 (0: none) */
 };
 
 /* Decodes job->in into job->out (replacing it) and counts into job->st. */

@@ -27,6 +27,7 @@
 
 #include "log_input.h"
 #include "log_pipeline.h"
+#include "log_writer.h"
 #include "log_prefetch.h"
 
 static void format_bytes(char *text, size_t size, double bytes)
@@ -111,8 +112,22 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* The notice for lines longer than --max-line that a chunk held whole (as
+ * stream_long_line gives for one it streams). */
+static void note_long_lines(const struct pipeline *pl, const struct log_input *in,
+                            const struct chunk_job *job)
+{
+    if (job->st.long_lines == 0 || in == NULL)
+        return;
+    unsigned long long number = pl->run.total.lines - pl->file_first_line + job->long_first;
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded%s",
+                   number, pl->ctx->cfg.max_line,
+                   job->st.long_lines > 1 ? " (and more lines after it)" : "");
+}
+
 static void write_slot(struct pipeline *pl, struct slot *s)
 {
+    note_long_lines(pl, pl->run.current, &s->job);
     write_out(s->job.out.data, s->job.out.len, s->job.st.lines);
     add_stats(&pl->run.total, &s->job.st);
     if (pl->run.show_progress)
@@ -247,24 +262,19 @@ static size_t utf8_unfinished_tail(const char *p, size_t n)
     return 0;
 }
 
-/* Writes text of a long line as an unparsed line is written. */
-static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p, size_t n)
+/* Writes what the run's writer makes of a long line's start, piece or end
+ * (log_writer.h): piece: p[0..n), else NULL. */
+static void put_long_piece(struct pipeline *pl, struct worker *w, void (*part)(struct worker *w),
+                           const char *p, size_t n)
 {
-    const struct log_config *cfg = &pl->ctx->cfg;
-    if (cfg->raw && !cfg->json) {
-        write_out(p, n, 0);
-        return;
-    }
     struct buf *o = &pl->long_out;
     o->len = 0;
-    buf_reserve(o, 6 * n + 16);
+    buf_reserve(o, LOG_LONG_PIECE_ROOM(n) + 1024);
     w->out = o;
-    if (cfg->json && has_high_bytes(p, n)) {
-        size_t len = repair_utf8(w, p, n);
-        put_mode(w, w->scratch.data, len, ESC_JSON);
-    } else {
-        put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
-    }
+    if (part != NULL)
+        part(w);
+    else
+        pl->ctx->writer->long_piece(w, p, n);
     write_out(o->data, o->len, 0);
 }
 
@@ -296,13 +306,13 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     struct buf *c = &pl->carry;
     drain(pl);
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
-    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded",
                    (unsigned long long)number, cfg->max_line);
     pl->run.total.lines++;
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
-    if (cfg->json)
-        write_out("{\"unparsed\":\"", 13, 0);
+    const struct log_writer *wr = pl->ctx->writer;
+    put_long_piece(pl, w, wr->long_start, NULL, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -311,12 +321,12 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         if (nl != NULL && text > 0 && c->data[text - 1] == '\r')
             text--; /* CRLF: the CR is part of the terminator */
         size_t keep = nl != NULL || eof ? 0 : utf8_unfinished_tail(c->data, text);
-        put_long_piece(pl, w, c->data, text - keep);
+        put_long_piece(pl, w, NULL, c->data, text - keep);
         pl->run.total.bytes += text - keep;
         if (nl != NULL || eof) {
-            if (cfg->json)
-                write_out("\"}", 2, 0);
-            write_out(c->data + text, end - text, 0);
+            put_long_piece(pl, w, wr->long_end, NULL, 0);
+            if (wr->keeps_line_ending)
+                write_out(c->data + text, end - text, 0);
             write_out("\n", 1, 1);
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
             pl->run.total.bytes += end - text + (nl != NULL);
@@ -593,6 +603,7 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
  * after it, for the progress bar. */
 static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_to)
 {
+    note_long_lines(pl, pl->run.current, job);
     write_out(job->out.data, job->out.len, job->st.lines);
     add_stats(&pl->run.total, &job->st);
     pl->run.read_to = read_to;

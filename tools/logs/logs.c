@@ -11,13 +11,15 @@
  *   log_format.c      parsing combined/common and W3C lines, W3C headers
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
- *   log_output.c      each line to its writer; combined/common line and JSON
- *                     output, w3c line output; --stats
+ *   log_safe.c        the safety rules every writer follows
+ *   log_output.c      each line of a chunk to the run's writer; --stats
+ *   log_writer.h      the output modes, one file each: log_write_line.c,
+ *                     log_write_json.c, log_write_tsv.c, log_write_csv.c
+ *                     (rows: log_tsv.c), chosen in log_writers.c
  *   log_formats.c     the formats known by name, detection order
  *   fmt_template.c    formats as templates: nginx and Apache format strings
  *   fmt_json.c        JSON-lines logs
- *   log_record*.c     a parsed line as named fields, and its line output;
- *                     log_record_json.c its JSON, log_tsv.c TSV/CSV rows,
+ *   log_record*.c     a parsed line as named fields, handed to the writer;
  *                     log_field_text.c its fields' text, log_time.c ISO times
  *   log_scan.h/.c     finding the rare bytes that need work, 16 at a time
  *   log_util.c        buffers, spans (errors and writes: tools/cli.c)
@@ -38,10 +40,10 @@
 #include "cli.h"
 #include "log_decode.h"
 #include "log_options.h"
-#include "log_tsv.h"
 #include "log_output.h"
 #include "log_pipeline.h"
 #include "log_util.h"
+#include "log_writer.h"
 #include "logs.h"
 
 /* Total size of the inputs when all are regular files, else 0 (unknown). */
@@ -91,9 +93,9 @@ int pct_logs_main(int argc, char **argv)
         cfg.progress == 1 || (cfg.progress < 0 && isatty(STDERR_FILENO) && pl.run.size_known > 0);
     pl.run.start = now_seconds();
     output_start();
-    if (cfg.header) {
+    if (cfg.header && ctx.writer->header != NULL) {
         char header[2048];
-        write_out(header, table_header(header, sizeof header, cfg.table == 'c'), 0);
+        write_out(header, ctx.writer->header(&ctx, header, sizeof header), 0);
     }
     pipeline_start(&pl, &ctx, threads > 1 ? (int)threads : 0);
     pipeline_inputs(&pl, files, nfiles);
