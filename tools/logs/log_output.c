@@ -3,6 +3,7 @@
  * that do not parse and over-long ones; the --stats counts. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log_decode.h"
@@ -140,6 +141,18 @@ void process_chunk(struct worker *w, struct chunk_job *job)
                                     input's first line stays a line of its own */
         job->st.lines++;
         p = nl != NULL ? nl + 1 : e;
+    }
+}
+
+void chunk_job_written(struct chunk_job *job, size_t chunk)
+{
+    /* A buffer that grew for a long line or a wide row (--fields naming
+     * big fields) is not kept for the chunks after it: memory follows the
+     * rows in flight, not the largest row of each slot. */
+    if (job->out.cap > 4 * chunk + ((size_t)1 << 20)) {
+        free(job->out.data);
+        job->out.data = NULL;
+        job->out.cap = job->out.len = 0;
     }
 }
 

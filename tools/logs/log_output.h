@@ -26,6 +26,10 @@ struct chunk_job {
 /* Decodes job->in into job->out (replacing it) and counts into job->st. */
 void process_chunk(struct worker *w, struct chunk_job *job);
 
+/* After job's output is written: frees it if it grew far past a chunk's
+ * (chunk: --chunk-size). */
+void chunk_job_written(struct chunk_job *job, size_t chunk);
+
 void add_stats(struct stats *a, const struct stats *b);
 /* Prints the --stats report on stderr; start: when the run began. */
 void print_stats(const struct stats *s, double start);

@@ -129,6 +129,7 @@ static void write_slot(struct pipeline *pl, struct slot *s)
 {
     note_long_lines(pl, pl->run.current, &s->job);
     write_out(s->job.out.data, s->job.out.len, s->job.st.lines);
+    chunk_job_written(&s->job, pl->ctx->cfg.chunk);
     add_stats(&pl->run.total, &s->job.st);
     if (pl->run.show_progress)
         show_progress(pl, 0);
@@ -605,6 +606,7 @@ static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_
 {
     note_long_lines(pl, pl->run.current, job);
     write_out(job->out.data, job->out.len, job->st.lines);
+    chunk_job_written(job, pl->ctx->cfg.chunk);
     add_stats(&pl->run.total, &job->st);
     pl->run.read_to = read_to;
     if (pl->run.show_progress)
