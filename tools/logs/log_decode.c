@@ -108,13 +108,41 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
  * decoded control, quote or backslash): when it does, what follows the
  * first such byte is moved to the scratch buffer and escaped back. The
  * output has room for 6 bytes per byte of src (see process_chunk). */
-static void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
-                            unsigned flags, int json)
+static inline void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
+                                   unsigned flags, int json);
+
+/* put_decoded_run of a run that holds spaces as written (a request of more
+ * than three words): a space that decoding makes is escaped (\x20), but
+ * one written in the log was not decoded and stays as written, so the line
+ * keeps its fields. */
+__attribute__((cold, noinline)) static void
+put_decoded_spaced(struct worker *w, const char *src, size_t n, const pct_set *keep, unsigned flags)
+{
+    const char *e = src + n;
+    while (src < e) {
+        const char *sp = log_find_byte(src, e, ' ');
+        const char *end = sp != NULL ? sp : e;
+        if (end > src)
+            put_decoded_run(w, src, (size_t)(end - src), keep, flags, 0);
+        if (sp == NULL)
+            break;
+        put_raw(w, " ", 1);
+        src = sp + 1;
+    }
+}
+
+__attribute__((always_inline)) static inline void put_decoded_run(struct worker *w, const char *src,
+                                                                  size_t n, const pct_set *keep,
+                                                                  unsigned flags, int json)
 {
     enum log_escape_mode mode = json ? ESC_JSON : w->spaced ? ESC_SPACED : ESC_LINE;
     /* A form query in a format whose spaces are escaped: its '+' become
      * spaces to escape, so it is decoded aside and escaped on its way out. */
     int aside = mode == ESC_SPACED && (flags & PCT_PLUS);
+    if (aside && log_find_byte(src, src + n, ' ') != NULL) {
+        put_decoded_spaced(w, src, n, keep, flags);
+        return;
+    }
     char *o = aside ? buf_room(&w->scratch, 3 * n + 16) : w->out->data + w->out->len;
     pct_result r = pct_decode_except(src, n, o, keep, flags | PCT_UTF8);
     if (r.status == PCT_INVALID_UTF8) {
@@ -130,6 +158,10 @@ static void put_decoded_run(struct worker *w, const char *src, size_t n, const p
         return;
     }
     size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);
+    if (i < r.count && mode == ESC_SPACED && log_find_byte(src, src + n, ' ') != NULL) {
+        put_decoded_spaced(w, src, n, keep, flags); /* nothing written yet: o is past len */
+        return;
+    }
     if (i < r.count) {
         size_t rest = r.count - i;
         char *copy = buf_room(&w->scratch, rest + 16);
@@ -145,26 +177,13 @@ static void put_decoded_runs(struct worker *w, const char *src, size_t n, const 
                              unsigned flags, int json)
 {
     const char *e = src + n;
-    /* Line output of a whitespace-separated format: a space that decoding
-     * makes is escaped (\x20), but one written in the log was not decoded
-     * and stays as written (the line keeps its fields). */
-    const int literal_spaces = !json && w->spaced;
     while (src < e) {
         const char *bs = json ? NULL : memchr(src, '\\', (size_t)(e - src));
-        if (literal_spaces) {
-            const char *sp = memchr(src, ' ', (size_t)((bs != NULL ? bs : e) - src));
-            bs = sp != NULL ? sp : bs;
-        }
         const char *run_end = bs != NULL ? bs : e;
         if (run_end > src)
             put_decoded_run(w, src, (size_t)(run_end - src), keep, flags, json);
         if (bs == NULL)
             break;
-        if (*bs == ' ') {
-            put_raw(w, bs, 1);
-            src = bs + 1;
-            continue;
-        }
         /* \" \\ \xHH are Apache's escapes: copied as written. A stray '\'
          * is a byte of the text like any other: escaped (as \\), and what
          * follows it is decoded and UTF-8-checked with the next run. */

@@ -51,7 +51,8 @@ struct worker {
     struct stats *st;
     int line_escaped, line_bad_utf8;
     int line_clean;              /* the line holds no control byte, DEL or C1 control lead */
-    int json_plain;              /* JSON: the line is ASCII with no control byte, DEL or '\\' */
+    int json_plain;              /* the line is ASCII with no control byte, DEL or '\\' */
+    struct span line;            /* the line being written (process_chunk) */
     int spaced;                  /* whitespace-separated format: decoded spaces are escaped */
     int w3c;                     /* IIS: %uXXXX decoded */
     struct buf fmt_buf[3];       /* log_record_out.c: a field's text on its way out */
@@ -59,6 +60,7 @@ struct worker {
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
     int long_at_start; /* a long line's TSV/CSV cell: nothing of it written yet */
+    int access_record; /* the record written is record_process_access's (log_record_out.h) */
 };
 
 /* Frees a worker's buffers. */

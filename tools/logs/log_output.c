@@ -101,13 +101,13 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     /* A decoded space is \x20 (unless --raw-spaces): the line splits into the
      * same fields, inside quotes too (awk field numbers stay right). */
     w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD ||
-                (!w->ctx->cfg.raw_spaces && !wr->wants_json_plain);
+                (!w->ctx->cfg.raw_spaces && !wr->wants_plain);
     w->w3c = job->fmt == FMT_W3C;
     job->st.bytes = job->len;
     /* What a line is scanned for: the bytes put_undecoded escapes (none
      * with --raw), or (JSON) those that make it not plain. */
-    const int scan = wr->wants_json_plain || !w->ctx->raw_text;
-    log_marks_start(&w->marks, &w->ctx->line_marks[wr->wants_json_plain != 0]);
+    const int scan = wr->wants_plain || !w->ctx->raw_text;
+    log_marks_start(&w->marks, &w->ctx->line_marks[wr->wants_plain != 0]);
     log_marks_start(&w->quote_bits, &w->ctx->quote);
     w->quotes.marks = &w->quote_bits;
     w->quotes.chunk_end = e;
@@ -123,8 +123,10 @@ void process_chunk(struct worker *w, struct chunk_job *job)
                                  : NULL;
         const char *end = nl != NULL ? nl : e;
         const char *content_end = log_safe_text_end(p, nl, e);
-        w->line_clean = w->json_plain = c >= content_end;
+        w->line_clean = c >= content_end;
+        w->json_plain = wr->wants_plain && w->line_clean; /* else not known */
         size_t n = (size_t)(content_end - p);
+        w->line = span_of(p, content_end);
         buf_reserve(&job->out, wr->room_per_byte * (n < max_line ? n : 0) + 512);
         if (n > max_line) {
             /* Held whole only when it came in one read: the same output as

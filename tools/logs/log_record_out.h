@@ -14,6 +14,13 @@
  * if it does not parse and nothing was written. */
 int record_process(struct worker *w, const char *s, size_t n, enum format fmt);
 
+/* The names of the fields of a combined line's record as
+ * record_process_access makes it, in order (common: the first 7), then its
+ * trailing fields: a writer that sees w->access_record set may find its
+ * columns by position. */
+#define RECORD_ACCESS_FIELDS 9
+extern const struct span record_access_names[RECORD_ACCESS_FIELDS];
+
 /* A combined or common line the fast path parsed (a), as a record; else as
  * record_process. */
 int record_process_access(struct worker *w, const char *s, size_t n, const struct access *a,

@@ -10,6 +10,7 @@
 #include "log_format.h"
 #include "log_formats.h"
 #include "log_time.h"
+#include "log_record_out.h"
 #include "log_safe.h"
 #include "log_tsv.h"
 
@@ -33,6 +34,9 @@ enum column {
     COL_ISO
 };
 static unsigned char table_columns[TABLE_MAX_FIELDS];
+/* Column i's field in a combined (common) line's record from the fast path
+ * (record_access_names): its index, or -1 (a trailing field, or none). */
+static signed char table_access_index[TABLE_MAX_FIELDS];
 /* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a C1
  * lead (and '"', ','). */
 static struct log_scan table_scan[2];
@@ -54,6 +58,10 @@ static void table_columns_find(void)
                 table_columns[i] = (unsigned char)k;
         if (len > 4 && strcmp(name + len - 4, "_iso") == 0)
             table_columns[i] = COL_ISO;
+        table_access_index[i] = -1;
+        for (int k = RECORD_ACCESS_FIELDS - 1; k >= 0; k--)
+            if (record_access_names[k].n == len && memcmp(name, record_access_names[k].p, len) == 0)
+                table_access_index[i] = (signed char)k;
     }
     log_scan_init(&table_scan[0], 0x20, 0, "\\\x7f\xc2");
     log_scan_init(&table_scan[1], 0x20, 0, "\\\x7f\xc2\",");
@@ -183,6 +191,14 @@ static void table_value(struct worker *w, const struct table_style *st, struct s
 static void table_text(struct worker *w, const struct table_style *st, struct span t)
 {
     const int csv = st->quoting;
+    if (!csv && w->json_plain && t.p >= w->line.p && t.p + t.n <= w->line.p + w->line.n) {
+        /* text of a plain line (ASCII, no control byte or '\\'): a TSV cell
+         * as it is */
+        buf_reserve(w->out, t.n + 32);
+        log_copy_padded(w->out->data + w->out->len, t.p, t.n); /* the line is padded */
+        w->out->len += t.n;
+        return;
+    }
     if (log_scan_find(&table_scan_ascii[csv], t.p, 0, t.n) == t.n &&
         !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' ')) && !table_guarded(w, st, t)) {
         buf_reserve(w->out, t.n + 16); /* and the separator after it, as table_value */
@@ -194,7 +210,7 @@ static void table_text(struct worker *w, const struct table_style *st, struct sp
 
 static void table_null(struct worker *w, const struct table_style *st)
 {
-    put_str(w, st->null);
+    put_raw(w, st->null, st->null_len);
 }
 
 /* What the columns of one record look up, found once per record: its
@@ -205,6 +221,10 @@ struct table_row {
     const struct log_record *r;
     unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
     int url_found;                 /* 1 once url, target and rest are known */
+    int access;                    /* r's first fields are record_access_names: no slots */
+    int split_found;               /* 1 once origin and query of target are known */
+    size_t origin;
+    const char *query;
     const struct log_field *url;
     struct span target, rest;
 };
@@ -219,7 +239,8 @@ static unsigned name_slot(struct span name)
 static void row_start(struct table_row *row, const struct log_record *r)
 {
     row->r = r;
-    row->url_found = 0;
+    row->url_found = row->split_found = 0;
+    row->access = 0;
     memset(row->slot, 0, sizeof row->slot);
     for (int i = 0; i < r->n; i++) {
         const struct span name = r->f[i].name;
@@ -247,9 +268,23 @@ static const struct log_field *row_field(const struct table_row *row, struct spa
     return NULL;
 }
 
-/* Column i's field: by its name, or in JSON lines by the usual keys. */
+/* Column i's field: by its name, or in JSON lines by the usual keys. A
+ * combined or common record from the fast path: by position (its names are
+ * known), or among its trailing fields. */
 static const struct log_field *table_find(const struct table_row *row, int i)
 {
+    if (row->access) {
+        const struct log_record *r = row->r;
+        const int fixed = r->format == LF_COMBINED ? RECORD_ACCESS_FIELDS : 7;
+        const int k = table_access_index[i];
+        if (k >= 0 && k < fixed)
+            return &r->f[k];
+        for (int t = fixed; t < r->n; t++)
+            if (r->f[t].name.n == table_spans[i].n &&
+                memcmp(r->f[t].name.p, table_spans[i].p, table_spans[i].n) == 0)
+                return &r->f[t];
+        return NULL;
+    }
     const struct log_field *f = row_field(row, table_spans[i]);
     return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, table_names[i]) : f;
 }
@@ -327,9 +362,22 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
             table_text(w, st, field_text(w, f, v));
         return 1;
     }
-    struct span u = field_text(w, f, target); /* below, only B_DECODED is written */
-    size_t origin = origin_length(u);
-    const char *q = memchr(u.p + origin, '?', u.n - origin);
+    struct span u;
+    size_t origin;
+    const char *q;
+    if (row->split_found) { /* path and query: the target split once */
+        u = target;
+        origin = row->origin;
+        q = row->query;
+    } else {
+        u = field_text(w, f, target); /* below, only B_DECODED is written */
+        origin = origin_length(u);
+        q = memchr(u.p + origin, '?', u.n - origin);
+        /* kept when the text is the line's own, which no later call moves */
+        row->split_found = u.p == target.p && u.n == target.n;
+        row->origin = origin;
+        row->query = q;
+    }
     if (which == COL_ORIGIN)
         table_value(w, st, span_of(u.p, u.p + origin));
     else if (which == COL_PATH)
@@ -396,7 +444,13 @@ void table_record(struct worker *w, const struct table_style *st, const char *s,
                   const struct log_record *r)
 {
     struct table_row row;
-    row_start(&row, r);
+    if (w->access_record) {
+        row.r = r;
+        row.url_found = row.split_found = 0;
+        row.access = 1;
+    } else {
+        row_start(&row, r);
+    }
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, &st->sep, 1);

@@ -11,8 +11,9 @@
 
 /* What makes a TSV row differ from a CSV row. */
 struct table_style {
-    char sep;          /* between cells */
-    const char *null;  /* a missing field, or '-' */
+    char sep;         /* between cells */
+    const char *null; /* a missing field, or '-' */
+    size_t null_len;
     int quoting;       /* CSV: a cell holding the separator, '"' or an edge space is quoted */
     int formula_guard; /* --csv-safe applies: "'" before a cell starting = + - @ tab CR */
 };

@@ -9,7 +9,8 @@
 #include "log_tsv.h"
 #include "log_writer.h"
 
-static const struct table_style csv = {.sep = ',', .null = "", .quoting = 1, .formula_guard = 1};
+static const struct table_style csv = {
+    .sep = ',', .null = "", .null_len = 0, .quoting = 1, .formula_guard = 1};
 
 static void csv_access(struct worker *w, const char *s, size_t n, const struct access *a,
                        enum format fmt)
@@ -69,7 +70,7 @@ const struct log_writer log_write_csv = {
     .keeps_line_ending = 0,
     .honours_raw = 0,
     .exact_fields = 1,
-    .wants_json_plain = 0,
+    .wants_plain = 1, /* plain lines: fields copied, not scanned */
     .access = csv_access,
     .w3c = csv_w3c,
     .field = csv_field,

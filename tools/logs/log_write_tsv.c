@@ -7,7 +7,7 @@
 #include "log_writer.h"
 
 static const struct table_style tsv = {
-    .sep = '\t', .null = "\\N", .quoting = 0, .formula_guard = 0};
+    .sep = '\t', .null = "\\N", .null_len = 2, .quoting = 0, .formula_guard = 0};
 
 static void tsv_access(struct worker *w, const char *s, size_t n, const struct access *a,
                        enum format fmt)
@@ -68,7 +68,7 @@ const struct log_writer log_write_tsv = {
     .keeps_line_ending = 0,
     .honours_raw = 0,
     .exact_fields = 1,
-    .wants_json_plain = 0,
+    .wants_plain = 1, /* plain lines: fields copied, not scanned */
     .access = tsv_access,
     .w3c = tsv_w3c,
     .field = tsv_field,

@@ -31,9 +31,10 @@ struct log_writer {
     int honours_raw;
     /* 1: combined/common lines are parsed to the agent's exact end. */
     int exact_fields;
-    /* 1: process_chunk notes JSON-plain lines (w->json_plain) rather than
-     * control-free ones (w->line_clean). */
-    int wants_json_plain;
+    /* 1: process_chunk notes plain lines in w->json_plain (ASCII, no
+     * control byte, DEL or '\\': nothing in them to unescape, repair or
+     * escape), 0: control-free ones in w->line_clean (line output). */
+    int wants_plain;
 
     /* A combined or common line as the fast path parsed it (fmt: FMT_AUTO,
      * FMT_COMBINED or FMT_COMMON). Counts its format. */
