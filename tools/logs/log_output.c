@@ -127,8 +127,11 @@ void process_chunk(struct worker *w, struct chunk_job *job)
         w->json_plain = wr->wants_plain && w->line_clean; /* else not known */
         size_t n = (size_t)(content_end - p);
         w->line = span_of(p, content_end);
-        buf_reserve(&job->out, wr->room_per_byte * (n < max_line ? n : 0) + 512);
-        if (n > max_line) {
+        /* Longer than --max-line as the pipeline counts it: the bytes before
+         * the newline (a CR too). */
+        const int too_long = (size_t)(end - p) > max_line;
+        buf_reserve(&job->out, wr->room_per_byte * (too_long ? 0 : n) + 512);
+        if (too_long) {
             /* Held whole only when it came in one read: the same output as
              * a line streamed (log_pipeline.c) */
             buf_reserve(&job->out, LOG_LONG_PIECE_ROOM(n));

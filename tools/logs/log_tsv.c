@@ -500,6 +500,7 @@ static int line_column(void)
 
 void table_long_start(struct worker *w, const struct table_style *st)
 {
+    w->json_plain = 0; /* the pieces are not the line process_chunk scanned */
     int line = line_column();
     long_columns(w, st, 0, line >= 0 ? line : table_count);
     if (line < 0)

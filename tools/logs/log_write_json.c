@@ -695,6 +695,7 @@ static void json_unparsed(struct worker *w, const char *s, size_t n, int directi
 
 static void json_long_start(struct worker *w)
 {
+    w->json_plain = 0; /* the pieces are not the line process_chunk scanned */
     put_str(w, "{\"unparsed\":\"");
 }
 

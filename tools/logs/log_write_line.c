@@ -191,7 +191,7 @@ static void line_unparsed(struct worker *w, const char *s, size_t n, int directi
 
 static void line_long_start(struct worker *w)
 {
-    w->line_clean = 0; /* the pieces are not scanned: put_undecoded checks them */
+    w->line_clean = w->json_plain = 0; /* the pieces are not scanned: put_undecoded checks them */
 }
 
 static void line_long_piece(struct worker *w, const char *p, size_t n)
