@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log_escape.h"
+#include "log_format_registry.h"
 #include "log_marks.h"
 #include "log_options.h"
 #include "log_scan.h"
@@ -36,7 +37,7 @@ struct log_ctx {
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 
-#define LOG_STATS_FORMATS 16
+#define LOG_STATS_FORMATS LF_COUNT /* one count per format of the registry */
 
 struct stats {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
@@ -61,6 +62,7 @@ struct worker {
     struct quote_marks quotes;
     int long_at_start; /* a long line's TSV/CSV cell: nothing of it written yet */
     int access_record; /* the record written is record_process_access's (log_record_out.h) */
+    int last_format; /* the format the last line was found in (record_detect) */
 };
 
 /* Frees a worker's buffers. */

@@ -21,16 +21,9 @@ static void print_logs_help(void)
           "stdin.\n"
           "\n"
           "Formats:\n"
-          "  --format NAME      the log's format (default auto: found per file, and per\n"
-          "                     line where a file mixes formats):\n"
-          "                     combined, common (Apache/nginx, trailing fields kept),\n"
-          "                     vhost_combined, xff_combined (a leading X-Forwarded-For\n"
-          "                     list), w3c (IIS: '#Fields:' headers, may change\n"
-          "                     midway; %uXXXX decoded), cloudfront (both encoding\n"
-          "                     layers decoded), alb, elb (absolute URLs: path and\n"
-          "                     query decoded), haproxy (syslog prefix, captured\n"
-          "                     headers), envoy, squid, traefik, json (JSON lines:\n"
-          "                     Caddy, Traefik, nginx escape=json)\n"
+          "  --format NAME      the log's format, one of the list below (default auto:\n"
+          "                     found per file, and per line where a file mixes formats)\n"
+          "  --list-formats     list the formats: NAME<TAB>ALIASES<TAB>DESCRIPTION\n"
           "  --log-format STR   a custom format: an nginx log_format string ($var) or an\n"
           "                     Apache LogFormat string (%h %>s %{Referer}i ...)\n"
           "  --json-key KEY     JSON lines: the URL's key, dotted for nested objects\n"
@@ -38,7 +31,10 @@ static void print_logs_help(void)
           "                     url, path, request)\n"
           "  --field N          any whitespace-separated log: field N (from 1) is a URL\n"
           "  --strict-format    exit with status 1 when lines do not parse\n"
-          "Decoding:\n"
+          "The formats (--format NAME, or an alias in parentheses):\n",
+          stdout);
+    log_formats_help(stdout, 2);
+    fputs("Decoding:\n"
           "  --decode-slash     also decode %2F in paths (default: kept, as a segment byte)\n"
           "  --query MODE       form (default: '+' is a space), plain, or keep (as is)\n"
           "  --referer          decode the referer too\n"
@@ -182,11 +178,12 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
                       size_t *nfiles_out)
 {
     memset(cfg, 0, sizeof *cfg);
+    cfg->format = LF_AUTO;
     cfg->progress = -1;
     cfg->chunk = LOG_DEFAULT_CHUNK;
     cfg->max_line = LOG_DEFAULT_MAX_LINE;
     size_t nfiles = 0;
-    int seen_command = 0, options_ended = 0, help = 0;
+    int seen_command = 0, options_ended = 0, help = 0, list_formats = 0;
     const char *custom = NULL, *fields = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -226,22 +223,13 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             logs_usage("option takes no value:", a);
         }
         if (strcmp(name, "--format") == 0) {
-            if (strcmp(value, "combined") == 0)
-                cfg->format = FMT_COMBINED;
-            else if (strcmp(value, "common") == 0)
-                cfg->format = FMT_COMMON;
-            else if (strcmp(value, "w3c") == 0 || strcmp(value, "iis") == 0)
-                cfg->format = FMT_W3C;
-            else if (strcmp(value, "auto") == 0)
-                cfg->format = FMT_AUTO;
-            else if ((cfg->record_format = log_format_by_name(value)) >= 0)
-                cfg->format = FMT_RECORD;
-            else
-                logs_usage("unknown format (see --help):", value);
+            int id = strcmp(value, "auto") == 0 ? LF_AUTO : log_format_by_name(value);
+            if (id == -1)
+                logs_usage("unknown format (see --list-formats):", value);
+            cfg->format = (enum log_format_id)id;
         } else if (strcmp(name, "--log-format") == 0) {
             custom = value;
-            cfg->format = FMT_RECORD;
-            cfg->record_format = LF_CUSTOM;
+            cfg->format = LF_CUSTOM;
         } else if (strcmp(name, "--json-key") == 0) {
             cfg->json_key = value;
         } else if (strcmp(name, "--fields") == 0) {
@@ -260,7 +248,7 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             cfg->raw_spaces = 1;
         } else if (strcmp(name, "--field") == 0) {
             cfg->field = parse_size("--field", value, 1, LOG_MAX_FIELDS, 0);
-            cfg->format = FMT_FIELD;
+            cfg->format = LF_FIELD;
         } else if (strcmp(name, "--query") == 0) {
             if (strcmp(value, "form") == 0)
                 cfg->query = Q_FORM;
@@ -296,6 +284,8 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             cfg->progress = 1;
         } else if (strcmp(name, "--no-progress") == 0) {
             cfg->progress = 0;
+        } else if (strcmp(name, "--list-formats") == 0) {
+            list_formats = 1;
         } else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
             help = 1;
         } else {
@@ -303,15 +293,18 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         }
     }
     *nfiles_out = nfiles;
-    if (help) {
-        print_logs_help();
+    if (help || list_formats) {
+        if (help)
+            print_logs_help();
+        else
+            log_formats_list(stdout);
         if (fflush(stdout) != 0)
             fatal("write error", strerror(errno));
         return CLI_EXIT_OK;
     }
     if (cfg->json && cfg->bytes)
         logs_usage("--bytes cannot be combined with --json (JSON text is UTF-8)", NULL);
-    if (cfg->format == FMT_W3C)
+    if (cfg->format == LF_W3C)
         cfg->percent_u = 1;
     if (cfg->table && cfg->json)
         logs_usage("--json cannot be combined with --tsv or --csv", NULL);
@@ -319,12 +312,12 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         logs_usage("--fields and --header go with --tsv or --csv", NULL);
     if (cfg->csv_safe && cfg->table != 'c')
         logs_usage("--csv-safe goes with --csv", NULL);
-    if (cfg->table && cfg->format == FMT_FIELD)
+    if (cfg->table && cfg->format == LF_FIELD)
         logs_usage("--field N cannot be combined with --tsv or --csv (name a format)", NULL);
     const char *error = table_fields_set(fields);
     if (error != NULL)
         logs_usage(error, NULL);
-    if ((error = log_formats_init(custom)) != NULL) {
+    if ((cfg->formats = log_formats_new(custom, &error)) == NULL) {
         char message[160];
         snprintf(message, sizeof message, "--log-format: %s:", error);
         logs_usage(message, custom);

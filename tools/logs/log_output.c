@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "log_decode.h"
-#include "log_format.h"
 #include "log_formats.h"
 #include "log_output.h"
 #include "log_record_out.h"
@@ -22,33 +21,33 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
     w->ctx->writer->unparsed(w, s, n, 0);
 }
 
-/* One line without its terminator. FMT_AUTO: combined or common. */
-static void process_line(struct worker *w, const char *s, size_t n, enum format fmt,
+/* One line without its terminator. LF_AUTO: combined or common. */
+static void process_line(struct worker *w, const char *s, size_t n, enum log_format_id fmt,
                          struct w3c_layout *layout)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     const struct log_writer *wr = w->ctx->writer;
     w->line_escaped = w->line_bad_utf8 = 0;
-    if (fmt == FMT_W3C) {
-        struct span f[LOG_MAX_FIELDS + 1];
+    if (fmt == LF_W3C) {
+        struct span f[LOG_W3C_MAX_COLUMNS + 1];
         if (n > 0 && s[0] == '#') {
             if (is_fields_line(s, n))
                 parse_w3c_header(s, n, layout);
             wr->unparsed(w, s, n, 1);
             return;
         }
-        int count = split_fields(s, n, f, LOG_MAX_FIELDS);
+        int count = split_fields(s, n, f, LOG_W3C_MAX_COLUMNS);
         if (layout->count == 0 || count != layout->count) {
             put_unparsed(w, s, n);
             return;
         }
         wr->w3c(w, s, n, f, count, layout);
-    } else if (fmt == FMT_RECORD) {
+    } else if (log_format_via_record(fmt)) {
         if (!record_process(w, s, n, fmt)) {
             put_unparsed(w, s, n);
             return;
         }
-    } else if (fmt == FMT_FIELD) {
+    } else if (fmt == LF_FIELD) {
         struct span f[LOG_MAX_FIELDS + 1];
         int count = split_fields(s, n, f, LOG_MAX_FIELDS);
         if ((size_t)count < cfg->field || cfg->field > LOG_MAX_FIELDS) {
@@ -59,14 +58,14 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
     } else {
         struct access a;
         if (!parse_access(s, n, &a, wr->exact_fields, &w->quotes) ||
-            (fmt == FMT_COMBINED && !a.has_ra)) {
+            (fmt == LF_COMBINED && !a.has_ra)) {
             /* auto: the other formats (log_formats.c) */
-            if (fmt != FMT_AUTO || !record_process(w, s, n, fmt)) {
+            if (fmt != LF_AUTO || !record_process(w, s, n, fmt)) {
                 put_unparsed(w, s, n);
                 return;
             }
         } else {
-            if (fmt == FMT_COMMON)
+            if (fmt == LF_COMMON)
                 a.has_ra = 0;
             wr->access(w, s, n, &a, fmt);
         }
@@ -100,9 +99,9 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->st = &job->st;
     /* A decoded space is \x20 (unless --raw-spaces): the line splits into the
      * same fields, inside quotes too (awk field numbers stay right). */
-    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD ||
-                (!w->ctx->cfg.raw_spaces && !wr->wants_plain);
-    w->w3c = job->fmt == FMT_W3C;
+    w->spaced =
+        job->fmt == LF_W3C || job->fmt == LF_FIELD || (!w->ctx->cfg.raw_spaces && !wr->wants_plain);
+    w->w3c = job->fmt == LF_W3C;
     job->st.bytes = job->len;
     /* What a line is scanned for: the bytes put_undecoded escapes (none
      * with --raw), or (JSON) those that make it not plain. */

@@ -409,6 +409,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
     struct input_format is;
     memset(&is, 0, sizeof is);
     is.fmt = pl->ctx->cfg.format;
+    is.name = in->name;
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     int eof = 0;
@@ -421,6 +422,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (long_line)
             eof = stream_long_line(pl, in, NULL) || eof;
     }
+    pl->run.failed |= is.too_wide > 0;
 }
 
 /* A regular file of plain text with several threads (process_file). The
@@ -595,7 +597,7 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
         input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
     pthread_mutex_lock(&fr->turn_lock);
     fr->format_turn++;
-    fr->format_settled = fr->is.detected && fr->is.fmt != FMT_W3C;
+    fr->format_settled = fr->is.detected && fr->is.fmt != LF_W3C;
     pthread_cond_broadcast(&fr->turn_moved);
     pthread_mutex_unlock(&fr->turn_lock);
 }
@@ -784,6 +786,7 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     fr.in = in;
     fr.block = pl->ctx->cfg.chunk;
     fr.is.fmt = pl->ctx->cfg.format;
+    fr.is.name = in->name;
     pthread_mutex_init(&fr.claim_lock, NULL);
     pthread_mutex_init(&fr.turn_lock, NULL);
     pthread_cond_init(&fr.turn_moved, NULL);
@@ -816,6 +819,7 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
+    pl->run.failed |= fr.is.too_wide > 0;
 }
 
 static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)

@@ -7,12 +7,12 @@
 #include <stddef.h>
 
 #include "log_decode.h"
-#include "log_format.h"
+#include "log_formats.h"
 #include "log_record.h"
 
-/* Parses line s (FMT_AUTO: finds its format) and writes it; 1 if done, 0
+/* Parses line s (LF_AUTO: finds its format) and writes it; 1 if done, 0
  * if it does not parse and nothing was written. */
-int record_process(struct worker *w, const char *s, size_t n, enum format fmt);
+int record_process(struct worker *w, const char *s, size_t n, enum log_format_id fmt);
 
 /* The names of the fields of a combined line's record as
  * record_process_access makes it, in order (common: the first 7), then its
@@ -24,7 +24,7 @@ extern const struct span record_access_names[RECORD_ACCESS_FIELDS];
 /* A combined or common line the fast path parsed (a), as a record; else as
  * record_process. */
 int record_process_access(struct worker *w, const char *s, size_t n, const struct access *a,
-                          enum format fmt);
+                          enum log_format_id fmt);
 
 /* A W3C line split into fields, as a record (CloudFront: both encoding
  * layers decoded; TSV/CSV). */

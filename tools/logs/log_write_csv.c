@@ -13,7 +13,7 @@ static const struct table_style csv = {
     .sep = ',', .null = "", .null_len = 0, .quoting = 1, .formula_guard = 1};
 
 static void csv_access(struct worker *w, const char *s, size_t n, const struct access *a,
-                       enum format fmt)
+                       enum log_format_id fmt)
 {
     if (!record_process_access(w, s, n, a, fmt)) {
         w->st->unparsed++;

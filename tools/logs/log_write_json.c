@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "log_field_text.h"
-#include "log_format.h"
 #include "log_formats.h"
 #include "log_record_out.h"
 #include "log_time.h"
@@ -334,9 +333,9 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
  * after the last one of its format (nginx adds some), or a '\\' (log
  * escapes such as \\" and \\x22 to undo). */
 static int json_through_record(const struct worker *w, const char *s, size_t n,
-                               const struct access *a, enum format fmt)
+                               const struct access *a, enum log_format_id fmt)
 {
-    int combined = a->has_ra && fmt != FMT_COMMON;
+    int combined = a->has_ra && fmt != LF_COMMON;
     if (combined ? access_has_trailing(s, n, a->agent) : a->bytes.p + a->bytes.n != s + n)
         return 1;
     return !w->json_plain && memchr(s, '\\', n) != NULL;
@@ -642,6 +641,9 @@ static void json_record(struct worker *w, const char *s, size_t n, const struct 
         case K_NUMBER:
             json_number(w, f);
             break;
+        case K_LITERAL: /* checked as JSON by fmt_json.c */
+            put_raw(w, f->v.p, f->v.n);
+            break;
         case K_REFERER:
             if (w->ctx->cfg.referer && !span_is(f->v, "-"))
                 json_string(w,
@@ -661,7 +663,7 @@ static void json_record(struct worker *w, const char *s, size_t n, const struct 
 /* ---- the writer ---- */
 
 static void json_access_write(struct worker *w, const char *s, size_t n, const struct access *a,
-                              enum format fmt)
+                              enum log_format_id fmt)
 {
     /* nginx's trailing fields, log escapes: through the record */
     if (json_through_record(w, s, n, a, fmt) && record_process_access(w, s, n, a, fmt))

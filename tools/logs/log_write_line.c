@@ -155,7 +155,7 @@ static void line_record(struct worker *w, const char *s, size_t n, const struct 
 }
 
 static void line_access_write(struct worker *w, const char *s, size_t n, const struct access *a,
-                              enum format fmt)
+                              enum log_format_id fmt)
 {
     (void)fmt;
     w->st->formats[a->has_ra ? LF_COMBINED : LF_COMMON]++;

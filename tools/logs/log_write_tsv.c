@@ -10,7 +10,7 @@ static const struct table_style tsv = {
     .sep = '\t', .null = "\\N", .null_len = 2, .quoting = 0, .formula_guard = 0};
 
 static void tsv_access(struct worker *w, const char *s, size_t n, const struct access *a,
-                       enum format fmt)
+                       enum log_format_id fmt)
 {
     if (!record_process_access(w, s, n, a, fmt)) {
         w->st->unparsed++;

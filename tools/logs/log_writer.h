@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "log_decode.h"
-#include "log_format.h"
+#include "log_formats.h"
 #include "log_record.h"
 
 struct log_writer {
@@ -36,10 +36,10 @@ struct log_writer {
      * escape), 0: control-free ones in w->line_clean (line output). */
     int wants_plain;
 
-    /* A combined or common line as the fast path parsed it (fmt: FMT_AUTO,
-     * FMT_COMBINED or FMT_COMMON). Counts its format. */
+    /* A combined or common line as the fast path parsed it (fmt: LF_AUTO,
+     * LF_COMBINED or LF_COMMON). Counts its format. */
     void (*access)(struct worker *w, const char *s, size_t n, const struct access *a,
-                   enum format fmt);
+                   enum log_format_id fmt);
     /* A W3C line split into the columns of layout l. */
     void (*w3c)(struct worker *w, const char *s, size_t n, const struct span *f, int count,
                 const struct w3c_layout *l);

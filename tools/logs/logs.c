@@ -8,7 +8,13 @@
  *   log_decompress.c  gzip and zstd input
  *   log_pipeline.c    chunks of whole lines, worker threads, in-order
  *                     output, long lines streamed, progress
- *   log_format.c      parsing combined/common and W3C lines, W3C headers
+ *   log_format_registry.c  the formats: one row each (name, aliases,
+ *                     description, detection, parser, escaping, template);
+ *                     every list of formats is made from it
+ *   log_formats.c     the registry's templates compiled (struct log_formats),
+ *                     a line's and an input's format found
+ *   fmt_access.c      combined/common lines without a template (fast path)
+ *   fmt_w3c.c         W3C (IIS) '#Fields:' headers and columns
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
  *   log_safe.c        the safety rules every writer follows
@@ -16,7 +22,6 @@
  *   log_writer.h      the output modes, one file each: log_write_line.c,
  *                     log_write_json.c, log_write_tsv.c, log_write_csv.c
  *                     (rows: log_tsv.c), chosen in log_writers.c
- *   log_formats.c     the formats known by name, detection order
  *   fmt_template.c    formats as templates: nginx and Apache format strings
  *   fmt_json.c        JSON-lines logs
  *   log_record*.c     a parsed line as named fields, handed to the writer;
@@ -39,6 +44,7 @@
 
 #include "cli.h"
 #include "log_decode.h"
+#include "log_formats.h"
 #include "log_options.h"
 #include "log_output.h"
 #include "log_pipeline.h"
@@ -104,6 +110,7 @@ int pct_logs_main(int argc, char **argv)
         show_progress(&pl, 1);
     if (cfg.stats)
         print_stats(&pl.run.total, pl.run.start);
+    log_formats_free((struct log_formats *)cfg.formats);
     free(files);
     if (pl.run.failed)
         return CLI_EXIT_TROUBLE;
