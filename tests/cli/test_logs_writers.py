@@ -403,6 +403,23 @@ def test_spaces():
           short(result.stdout))
 
 
+def test_hash():
+    """A decoded '#' never starts a line, in line output or a TSV/CSV row
+    (it would read as a W3C directive, or a comment)."""
+    data = b"%23Fields: date x\n/a %23b\n"
+    result = run_ok("--field 1", ["--field", "1"], data)
+    check("--field 1: a decoded '#' at the line's start stays %23",
+          result.stdout == b"%23Fields:\\x20date x\n/a %23b\n" or
+          result.stdout.startswith(b"%23"), short(result.stdout))
+    line = TEMPLATES["combined"].format(T="/a", Q="%23r").encode() + b"\n"
+    for writer in ("--tsv", "--csv"):
+        result = run_ok("%s referer first" % writer,
+                        [writer, "--referer", "--fields", "referer,path"], line)
+        check("%s: a decoded '#' does not start the row" % writer,
+              not result.stdout.startswith(b"#") and result.stdout.startswith(b"%23r"),
+              short(result.stdout))
+
+
 def child_max_rss_kb(args, path):
     """Runs `pct logs ARGS PATH` to /dev/null; its exit status and its own
     max RSS in KB (os.wait4: that child's, not every child's so far)."""
@@ -440,7 +457,8 @@ def test_memory():
 
 GROUPS = {"corpus": test_corpus, "long-lines": test_long_lines, "big-line": test_big_line_threads,
           "controls": test_controls, "duplicates": test_duplicates, "crlf": test_crlf,
-          "csv-safe": test_csv_safe, "spaces": test_spaces, "memory": test_memory}
+          "csv-safe": test_csv_safe, "spaces": test_spaces, "hash": test_hash,
+          "memory": test_memory}
 
 
 def set_pct(path):

@@ -441,6 +441,17 @@ static void table_column(struct worker *w, const struct table_style *st, const c
         table_text(w, st, t);
 }
 
+/* 1 if column i's value is decoded text (a path, query, or referer with
+ * --referer). */
+static int column_decoded(const struct worker *w, const struct table_row *row, int i)
+{
+    if (table_columns[i] == COL_PATH || table_columns[i] == COL_QUERY)
+        return 1;
+    const struct log_field *f = table_find(row, i);
+    return f != NULL && (f->kind == K_PATH || f->kind == K_QUERY ||
+                         (f->kind == K_REFERER && w->ctx->cfg.referer));
+}
+
 void table_record(struct worker *w, const struct table_style *st, const char *s, size_t n,
                   const struct log_record *r)
 {
@@ -455,7 +466,11 @@ void table_record(struct worker *w, const struct table_style *st, const char *s,
     for (int i = 0; i < table_count; i++) {
         if (i > 0)
             put_raw(w, &st->sep, 1);
+        const size_t start = w->out->len;
         table_column(w, st, s, n, &row, i);
+        if (i == 0 && w->out->len > start && w->out->data[start] == '#' &&
+            column_decoded(w, &row, 0))
+            log_safe_hash_guard(w, start); /* a row is a line too */
     }
 }
 
