@@ -111,6 +111,26 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
 static inline void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
                                    unsigned flags, int json);
 
+/* 1 if src[0..n) holds a ' '. src is followed by readable bytes (as for
+ * put_decoded's first scan): 16 at a time, no tail loop. */
+static inline int has_space_padded(const char *src, size_t n)
+{
+#ifdef LOG_SCAN_SSE2
+    const __m128i space = _mm_set1_epi8(' ');
+    for (size_t i = 0; i < n; i += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(src + i)), space));
+        if (n - i < 16)
+            m &= (1u << (n - i)) - 1;
+        if (m != 0)
+            return 1;
+    }
+    return 0;
+#else
+    return memchr(src, ' ', n) != NULL;
+#endif
+}
+
 /* put_decoded_run of a run that holds spaces as written (a request of more
  * than three words): a space that decoding makes is escaped (\x20), but
  * one written in the log was not decoded and stays as written, so the line
@@ -139,7 +159,7 @@ __attribute__((always_inline)) static inline void put_decoded_run(struct worker 
     /* A form query in a format whose spaces are escaped: its '+' become
      * spaces to escape, so it is decoded aside and escaped on its way out. */
     int aside = mode == ESC_SPACED && (flags & PCT_PLUS);
-    if (aside && log_find_byte(src, src + n, ' ') != NULL) {
+    if (aside && has_space_padded(src, n)) {
         put_decoded_spaced(w, src, n, keep, flags);
         return;
     }
