@@ -16,6 +16,7 @@ import importlib.util
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -317,6 +318,19 @@ def test_w3c_wide():
         check("w3c %d columns: counted" % columns,
               re.search(r"^format w3c +1 lines$", r.stderr.decode(), re.M) is not None, short(r.stderr))
 
+    # the layout carried from chunk to chunk, decoded on two threads
+    names, values = w3c_log(120, extra_name_len=5)
+    rows_in = 300
+    data = "#Fields: %s\n" % " ".join(names)
+    for i in range(rows_in):
+        data += " ".join(values[:3] + ["/p%d%%20x" % i] + values[4:]) + "\n"
+    out = run_ok("w3c 120 columns, chunks", ["--json", "--threads", "2", "--chunk-size", "4k"],
+                 data.encode()).stdout.decode().splitlines()
+    rows = [json.loads(t) for t in out[1:]]
+    check("w3c 120 columns in 4k chunks: every line parsed, all columns",
+          len(rows) == rows_in and all(o.get("path") == "/p%d x" % i and o.get(names[-1]) == values[-1]
+                                       for i, o in enumerate(rows)), short(out[:2]))
+
     # past the bound: reported, with where; a narrower header after it works
     names, values = w3c_log(400)
     small, small_values = w3c_log(8)
@@ -373,7 +387,50 @@ def test_json_types():
     r = run_ok("json --json-key escaped", ["--json", "--json-key", "a.b"],
                b'{"a":{"\\u0062":"/k%20k"}}\n').stdout
     check("json --json-key matches an escaped key", json.loads(r).get("path") == "/k k", short(r))
-    # a line of more members than a record holds: unparsed, never cut
+    # random objects as Python writes them (keys and strings \u-escaped, numbers
+    # in every JSON form): each member comes back with its type and value
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("json-types random objects: seed %d (PCT_TEST_SEED repeats it)" % seed)
+    rng = random.Random(seed)
+    alphabet = "abcXYZ09_-.\"\\/\u00e9\u20ac\U0001f600\x01\x1f\t\n"
+
+    def text():
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 8)))
+
+    def value():
+        return rng.choice([lambda: rng.randint(-10**20, 10**20), lambda: rng.uniform(-1e6, 1e6),
+                           lambda: rng.choice([1e-7, 2.5e300, -0.0, 0.5]), lambda: True,
+                           lambda: False, lambda: None, lambda: "s" + text()])()
+    objects = []
+    for _ in range(200):
+        obj = {"uri": "/r"}
+        for _ in range(rng.randint(1, 12)):
+            obj["k_" + text()] = value()
+        objects.append(obj)
+    data = "".join(json.dumps(o, ensure_ascii=rng.random() < 0.7) + "\n" for o in objects)
+    out = run_ok("json random objects", ["--json"], data.encode()).stdout.decode().splitlines()
+    bad = []
+    for obj, line in zip(objects, out):
+        got = json.loads(line)
+        for k, v in obj.items():
+            if k != "uri" and (k not in got or got[k] != v or type(got[k]) is not type(v)):
+                bad.append("%r: %r, want %r" % (k, got.get(k, "missing"), v))
+    check("json random objects: types and values", len(out) == len(objects) and not bad,
+          "; ".join(bad[:3]))
+
+    # a line of more fields than a record holds: unparsed, never cut
+    wide = '192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /w HTTP/1.1" 200 5 "-" "x" ' + " ".join(
+        "k%d=%d" % (i, i) for i in range(300))
+    for args in (["--json"], ["--json", "--format", "combined"], ["--tsv"]):
+        out = run_ok("combined 300 trailing fields", args, (wide + "\n").encode()).stdout.decode()
+        got = json.loads(out) if "--json" in args else out
+        check("combined 300 trailing fields %s: unparsed, whole" % args,
+              got == {"unparsed": wide} if "--json" in args else got.startswith("unparsed\t"),
+              short(out))
+    narrow = wide[:wide.index(" k40=")]
+    o = json.loads(run_ok("combined 40 trailing fields", ["--json"], (narrow + "\n").encode()).stdout)
+    check("combined 40 trailing fields: every one", all(o.get("k%d" % i) == str(i) for i in range(40)),
+          short(o))
     many = "{" + ",".join('"k%d":%d' % (i, i) for i in range(300)) + ',"uri":"/m"}'
     o = json.loads(run_ok("json many members", ["--json"], (many + "\n").encode()).stdout)
     check("json 300 members: unparsed, whole", o == {"unparsed": many}, short(o))

@@ -16,7 +16,11 @@
 
 struct log_writer;
 
-/* Everything read-only that decoding and writing need, built once. */
+struct log_table;
+struct log_record_batch;
+
+/* Everything read-only that decoding and writing need, built once (a
+ * session's). */
 struct log_ctx {
     struct log_config cfg;
     const struct log_writer *writer; /* the output mode (log_writer.h) */
@@ -33,6 +37,7 @@ struct log_ctx {
     pct_set json_query;           /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
     pct_set quote;         /* '"' */
+    const struct log_table *table; /* --fields (log_tsv.h) */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
@@ -62,7 +67,8 @@ struct worker {
     struct quote_marks quotes;
     int long_at_start; /* a long line's TSV/CSV cell: nothing of it written yet */
     int access_record; /* the record written is record_process_access's (log_record_out.h) */
-    int last_format; /* the format the last line was found in (record_detect) */
+    int last_format;   /* the format the last line was found in (record_detect) */
+    struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
 };
 
 /* Frees a worker's buffers. */

@@ -81,8 +81,12 @@ int log_decompress_start(struct log_input *in, enum log_compression type)
     }
     struct log_decompressor *d = calloc(1, sizeof *d);
     unsigned char *buf = malloc(IN_BYTES);
-    if (d == NULL || buf == NULL)
-        fatal("out of memory", NULL);
+    if (d == NULL || buf == NULL) {
+        free(d);
+        free(buf);
+        log_input_fault(in, "out of memory: not read");
+        return -1;
+    }
     d->type = type;
     d->in = buf;
     /* The head read to detect the type is the start of the compressed data. */
@@ -97,12 +101,16 @@ int log_decompress_start(struct log_input *in, enum log_compression type)
         d->gz.crc_flag = ISAL_GZIP;
     }
 #elif defined(PCT_LOGS_ZLIB)
-    if (type == LOG_GZIP && inflateInit2(&d->gz, 15 + 16) != Z_OK)
-        fatal("out of memory", NULL);
+    if (type == LOG_GZIP && inflateInit2(&d->gz, 15 + 16) != Z_OK) {
+        log_input_fault(in, "out of memory: not read");
+        return -1; /* log_input_close frees d */
+    }
 #endif
 #if defined(PCT_LOGS_ZSTD)
-    if (type == LOG_ZSTD && (d->zs = ZSTD_createDStream()) == NULL)
-        fatal("out of memory", NULL);
+    if (type == LOG_ZSTD && (d->zs = ZSTD_createDStream()) == NULL) {
+        log_input_fault(in, "out of memory: not read");
+        return -1; /* log_input_close frees d */
+    }
 #endif
     return 0;
 }

@@ -4,8 +4,9 @@
  * convention of its text, and its fields. Every list of formats is made
  * from this table: --list-formats, --help, the --stats counts, and through
  * --list-formats the bash completion, the Python package and the tests that
- * check the man page. Adding a format is one row here (log_format_registry.c)
- * and, when no template can describe it, a parser file fmt_NAME.c. */
+ * check the man page. Adding a format is an id below (before LF_CUSTOM) and
+ * its row in log_format_registry.c (a template, usually); a format no
+ * template can describe adds its parser, fmt_NAME.c, and a LOG_PARSER_. */
 #ifndef PCT_TOOLS_LOG_FORMAT_REGISTRY_H
 #define PCT_TOOLS_LOG_FORMAT_REGISTRY_H
 

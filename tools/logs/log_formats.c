@@ -110,12 +110,13 @@ static void track_w3c_headers(struct input_format *is, const char *p, size_t n)
             if (is_fields_line(hash, (size_t)(end - hash))) {
                 parse_w3c_header(hash, (size_t)(end - hash), &is->layout);
                 is->too_wide += is->layout.too_wide > 0;
+                char name[LOG_QUOTED_NAME_MAX];
                 if (is->layout.too_wide > 0)
                     fprintf(stderr,
                             "pct logs: %s: byte %" PRIu64 ": a '#Fields:' header of %d columns "
                             "(at most %d, names %d bytes in all): the lines it describes "
                             "are not parsed\n",
-                            is->name != NULL ? is->name : "input",
+                            log_quote_name(name, is->name != NULL ? is->name : "input"),
                             is->offset + (uint64_t)(hash - p), is->layout.too_wide,
                             LOG_W3C_MAX_COLUMNS, LOG_W3C_NAMES_MAX);
             }
@@ -133,8 +134,10 @@ void input_format_chunk(struct input_format *is, const char *p, size_t n, enum l
             is->fmt = n > 0 && p[0] == '#' ? LF_W3C : LF_AUTO;
     }
     *fmt = is->fmt;
-    *layout = is->layout;
-    if (is->fmt == LF_W3C)
+    layout->count = 0;
+    if (is->fmt == LF_W3C) { /* the layout matters, and is copied, for W3C only */
+        *layout = is->layout;
         track_w3c_headers(is, p, n);
+    }
     is->offset += n;
 }

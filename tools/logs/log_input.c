@@ -21,21 +21,23 @@
 
 static void report(const struct log_input *in, const char *format, va_list args)
 {
+    char name[LOG_QUOTED_NAME_MAX];
+    log_quote_name(name, in->name);
     if (in->notes != NULL) {
         struct buf *b = in->notes;
         va_list again;
         va_copy(again, args);
         int n = vsnprintf(NULL, 0, format, again);
         va_end(again);
-        size_t head = strlen("pct logs: ") + strlen(in->name) + 2;
+        size_t head = strlen("pct logs: ") + strlen(name) + 2;
         buf_reserve(b, head + (size_t)(n > 0 ? n : 0) + 2);
-        b->len += (size_t)snprintf(b->data + b->len, head + 1, "pct logs: %s: ", in->name);
+        b->len += (size_t)snprintf(b->data + b->len, head + 1, "pct logs: %s: ", name);
         if (n > 0)
             b->len += (size_t)vsnprintf(b->data + b->len, (size_t)n + 1, format, args);
         b->data[b->len++] = '\n';
         return;
     }
-    fprintf(stderr, "pct logs: %s: ", in->name);
+    fprintf(stderr, "pct logs: %s: ", name);
     vfprintf(stderr, format, args);
     fputc('\n', stderr);
 }
@@ -170,6 +172,8 @@ static int detect_type(struct log_input *in)
     return -1;
 }
 
+static int open_fd(struct log_input *in);
+
 int log_input_open(struct log_input *in, const char *name, struct buf *notes)
 {
     memset(in, 0, sizeof *in);
@@ -184,6 +188,22 @@ int log_input_open(struct log_input *in, const char *name, struct buf *notes)
             return -1;
         }
     }
+    return open_fd(in);
+}
+
+int log_input_open_fd(struct log_input *in, int fd, const char *name, struct buf *notes)
+{
+    memset(in, 0, sizeof *in);
+    in->notes = notes;
+    in->is_stdin = 1; /* read as stdin is: from where it is, never closed */
+    in->name = name;
+    in->fd = fd;
+    return open_fd(in);
+}
+
+/* The rest of an open: what in->fd is, its first bytes, its content type. */
+static int open_fd(struct log_input *in)
+{
     struct stat st;
     int ok = 0;
     if (fstat(in->fd, &st) != 0) {

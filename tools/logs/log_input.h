@@ -38,6 +38,9 @@ struct log_input {
  * where its messages are held (a thread reading ahead, see log_prefetch.h)
  * instead of printed. */
 int log_input_open(struct log_input *in, const char *name, struct buf *notes);
+/* The same for an open fd (read from its offset, as stdin; not closed),
+ * called name in messages. */
+int log_input_open_fd(struct log_input *in, int fd, const char *name, struct buf *notes);
 
 /* Reads up to n bytes of text (decompressed if need be) into dst. Returns
  * the count, or 0 at the end of the input or after a fault (reported, and

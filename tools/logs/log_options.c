@@ -10,6 +10,7 @@
 #include "log_formats.h"
 #include "log_options.h"
 #include "log_tsv.h"
+#include "log_session.h"
 #include "log_util.h"
 #include "pct.h"
 
@@ -76,7 +77,8 @@ static void print_logs_help(void)
           "  --raw              line output: text that is not decoded (other fields,\n"
           "                     unparsed lines) as it is; default: controls escaped\n"
           "  --threads N        worker threads, 1..256 (default: all cores; 1: none)\n"
-          "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 256K)\n"
+          "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 256K;\n"
+          "                     less than 64K is taken as 64K)\n"
           "  --max-line N       longest line decoded, 4K..256M (default 4M): a longer line\n"
           "                     is written undecoded as a line that does not parse\n"
           "                     (JSON {\"unparsed\": LINE}, TSV/CSV format 'unparsed',\n"
@@ -110,14 +112,19 @@ static void print_logs_help(void)
           "shrinks, grows or is removed while being read (everything read before\n"
           "is written, and the other inputs are still processed), or a write error\n"
           "(a full disk, a closed pipe: SIGPIPE is ignored; the message says how\n"
-          "many lines were written).\n",
+          "many lines were written). SIGINT and SIGTERM stop at a line's end: the\n"
+          "output ends with a whole line, exit status 130 or 143 (a second signal\n"
+          "stops at once).\n",
           stdout);
 }
 
+/* A usage error (the argument escaped: log_quote_name). The command line
+ * is the CLI's: it prints and exits here, the engine never does. */
 static _Noreturn void logs_usage(const char *message, const char *arg)
 {
+    char quoted[LOG_QUOTED_NAME_MAX];
     fprintf(stderr, "pct logs: %s%s%s\nTry 'pct logs --help'.\n", message, arg ? " " : "",
-            arg ? arg : "");
+            arg ? log_quote_name(quoted, arg) : "");
     exit(CLI_EXIT_TROUBLE);
 }
 
@@ -174,14 +181,11 @@ static size_t parse_size(const char *option, const char *text, size_t min, size_
     return (size_t)v;
 }
 
-int log_options_parse(int argc, char **argv, struct log_config *cfg, char **files,
+int log_options_parse(int argc, char **argv, struct log_options *o, char **files,
                       size_t *nfiles_out)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->format = LF_AUTO;
-    cfg->progress = -1;
-    cfg->chunk = LOG_DEFAULT_CHUNK;
-    cfg->max_line = LOG_DEFAULT_MAX_LINE;
+    log_options_init(o);
+    struct log_config *cfg = &o->cfg;
     size_t nfiles = 0;
     int seen_command = 0, options_ended = 0, help = 0, list_formats = 0;
     const char *custom = NULL, *fields = NULL;
@@ -261,7 +265,12 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
         } else if (strcmp(name, "--threads") == 0) {
             cfg->threads = (long)parse_size("--threads", value, 1, LOG_MAX_THREADS, 0);
         } else if (strcmp(name, "--chunk-size") == 0) {
+            /* Smaller chunks are raised to LOG_MIN_CHUNK: a chunk of a few
+             * lines costs threads more in handing it out than in decoding
+             * it (--chunk-size 1: 200 times slower). */
             cfg->chunk = parse_size("--chunk-size", value, 1, (size_t)1 << 30, 1);
+            if (cfg->chunk < LOG_MIN_CHUNK)
+                cfg->chunk = LOG_MIN_CHUNK;
         } else if (strcmp(name, "--max-line") == 0) {
             cfg->max_line = parse_size("--max-line", value, (size_t)4 << 10, (size_t)256 << 20, 1);
         } else if (strcmp(name, "--impl") == 0) {
@@ -302,25 +311,8 @@ int log_options_parse(int argc, char **argv, struct log_config *cfg, char **file
             fatal("write error", strerror(errno));
         return CLI_EXIT_OK;
     }
-    if (cfg->json && cfg->bytes)
-        logs_usage("--bytes cannot be combined with --json (JSON text is UTF-8)", NULL);
-    if (cfg->format == LF_W3C)
-        cfg->percent_u = 1;
-    if (cfg->table && cfg->json)
-        logs_usage("--json cannot be combined with --tsv or --csv", NULL);
-    if ((fields != NULL || cfg->header) && !cfg->table)
-        logs_usage("--fields and --header go with --tsv or --csv", NULL);
-    if (cfg->csv_safe && cfg->table != 'c')
-        logs_usage("--csv-safe goes with --csv", NULL);
-    if (cfg->table && cfg->format == LF_FIELD)
-        logs_usage("--field N cannot be combined with --tsv or --csv (name a format)", NULL);
-    const char *error = table_fields_set(fields);
-    if (error != NULL)
-        logs_usage(error, NULL);
-    if ((cfg->formats = log_formats_new(custom, &error)) == NULL) {
-        char message[160];
-        snprintf(message, sizeof message, "--log-format: %s:", error);
-        logs_usage(message, custom);
-    }
+    /* The other checks are the session's (log_session_configure). */
+    o->log_format = custom;
+    o->fields = fields;
     return -1;
 }

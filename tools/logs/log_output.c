@@ -10,6 +10,7 @@
 #include "log_formats.h"
 #include "log_output.h"
 #include "log_record_out.h"
+#include "log_records.h"
 #include "log_safe.h"
 #include "log_writer.h"
 
@@ -83,6 +84,12 @@ static void process_long_line(struct worker *w, struct chunk_job *job, const cha
         job->long_first = job->st.lines + 1;
     job->st.long_lines++;
     job->st.unparsed++;
+    if (w->collect != NULL) { /* records wanted: its start, as a streamed one */
+        size_t max = w->ctx->cfg.max_line;
+        log_records_collect(w->collect, s, n < max ? n : max, NULL, 0);
+        w->collect->recs[w->collect->count - 1].long_line = 1;
+        return;
+    }
     wr->long_start(w);
     wr->long_piece(w, s, n);
     wr->long_end(w);

@@ -18,17 +18,122 @@
 #define _GNU_SOURCE /* memrchr */
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log_input.h"
 #include "log_pipeline.h"
 #include "log_writer.h"
 #include "log_prefetch.h"
+
+int pipeline_stopped(struct pipeline *pl)
+{
+    if (atomic_load_explicit(&pl->stop, memory_order_relaxed))
+        return 1;
+    if (pl->interrupted != NULL && atomic_load(pl->interrupted) != 0) {
+        atomic_store(&pl->stop, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void pipeline_emit(struct pipeline *pl, const char *p, size_t n, uint64_t lines)
+{
+    if (pl->sink != NULL && sink_write(pl->sink, p, n, lines) != 0)
+        atomic_store(&pl->stop, 1);
+}
+
+/* Hands the messages held about inputs to pl->say, a line at a time. */
+static void say_notes(struct pipeline *pl)
+{
+    struct buf *b = &pl->notes;
+    for (size_t at = 0; at < b->len;) {
+        char *nl = memchr(b->data + at, '\n', b->len - at);
+        size_t end = nl != NULL ? (size_t)(nl - b->data) : b->len;
+        if (nl == NULL) { /* every note ends with a newline: not reached */
+            buf_reserve(b, 1);
+            nl = b->data + end;
+        }
+        *nl = '\0';
+        if (pl->say != NULL)
+            pl->say(pl->say_ctx, b->data + at);
+        else
+            fprintf(stderr, "%s\n", b->data + at);
+        at = end + 1;
+    }
+    b->len = 0;
+}
+
+/* Waits until fd can be read (or is at its end), looking every 0.1 s
+ * whether the run was stopped: an idle pipe (`tail -f log | pct logs`)
+ * must not keep an interrupt waiting for its next line. Returns 0, or -1
+ * once stopped. */
+static int wait_readable(struct pipeline *pl, int fd)
+{
+    for (;;) {
+        if (pipeline_stopped(pl))
+            return -1;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 100) != 0) /* ready, at its end, or an error for read to say */
+            return 0;
+    }
+}
+
+/* Writes a decoded chunk, or hands its records to the record callback, in
+ * its turn; nothing once the run has stopped. */
+/* The notice for lines longer than --max-line that a chunk held whole (as
+ * stream_long_line gives for one it streams). */
+static void note_long_lines(const struct pipeline *pl, const struct log_input *in,
+                            const struct chunk_job *job)
+{
+    if (job->st.long_lines == 0 || in == NULL)
+        return;
+    unsigned long long number = pl->run.total.lines - pl->file_first_line + job->long_first;
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded%s",
+                   number, pl->ctx->cfg.max_line,
+                   job->st.long_lines > 1 ? " (and more lines after it)" : "");
+}
+
+static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs)
+{
+    note_long_lines(pl, pl->run.current, job);
+    say_notes(pl);
+    if (pipeline_stopped(pl))
+        return;
+    if (pl->records != NULL) {
+        uint64_t first = pl->run.total.lines - pl->file_first_line + 1;
+        int status = log_records_deliver(recs, pl->records, pl->input_index, first);
+        if (status != 0) {
+            snprintf(pl->error, sizeof pl->error,
+                     "record callback failed (%d), after %llu lines; stopped", status,
+                     (unsigned long long)pl->run.total.lines);
+            atomic_store(&pl->stop, 1);
+            return;
+        }
+    } else {
+        pipeline_emit(pl, job->out.data, job->out.len, job->st.lines);
+        chunk_job_written(job, pl->ctx->cfg.chunk);
+    }
+    add_stats(&pl->run.total, &job->st);
+}
+
+/* Decodes a chunk, collecting its records when they are wanted. */
+static void run_chunk(struct pipeline *pl, struct worker *w, struct chunk_job *job,
+                      struct log_record_batch *recs)
+{
+    w->collect = NULL;
+    if (pl->records != NULL) {
+        log_records_clear(recs);
+        w->collect = recs;
+    }
+    process_chunk(w, job);
+}
 
 static void format_bytes(char *text, size_t size, double bytes)
 {
@@ -97,7 +202,7 @@ static void *worker_main(void *arg)
             s->state = SLOT_BUSY;
             pl->next_work++;
             pthread_mutex_unlock(&pl->lock);
-            process_chunk(&w, &s->job);
+            run_chunk(pl, &w, &s->job, &s->recs);
             pthread_mutex_lock(&pl->lock);
             s->state = SLOT_DONE;
             pthread_cond_broadcast(&pl->done);
@@ -112,25 +217,9 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* The notice for lines longer than --max-line that a chunk held whole (as
- * stream_long_line gives for one it streams). */
-static void note_long_lines(const struct pipeline *pl, const struct log_input *in,
-                            const struct chunk_job *job)
-{
-    if (job->st.long_lines == 0 || in == NULL)
-        return;
-    unsigned long long number = pl->run.total.lines - pl->file_first_line + job->long_first;
-    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded%s",
-                   number, pl->ctx->cfg.max_line,
-                   job->st.long_lines > 1 ? " (and more lines after it)" : "");
-}
-
 static void write_slot(struct pipeline *pl, struct slot *s)
 {
-    note_long_lines(pl, pl->run.current, &s->job);
-    write_out(s->job.out.data, s->job.out.len, s->job.st.lines);
-    chunk_job_written(&s->job, pl->ctx->cfg.chunk);
-    add_stats(&pl->run.total, &s->job.st);
+    write_chunk(pl, &s->job, &s->recs);
     if (pl->run.show_progress)
         show_progress(pl, 0);
 }
@@ -167,7 +256,7 @@ static void submit_slot(struct pipeline *pl, struct slot *s)
 {
     pl->next_fill++;
     if (pl->nworkers == 0) {
-        process_chunk(&pl->inline_worker, &s->job);
+        run_chunk(pl, &pl->inline_worker, &s->job, &s->recs);
         s->state = SLOT_DONE;
         write_oldest(pl);
         return;
@@ -184,26 +273,37 @@ static void drain(struct pipeline *pl)
         ;
 }
 
-void pipeline_start(struct pipeline *pl, const struct log_ctx *ctx, int nworkers)
+int pipeline_start(struct pipeline *pl, const struct log_ctx *ctx, int nworkers)
 {
     pl->ctx = ctx;
     pl->inline_worker.ctx = ctx;
+    if (nworkers < 0 || nworkers > 256)
+        nworkers = 0;
     pl->nworkers = nworkers;
     pl->nslots = nworkers > 0 ? (size_t)nworkers * 2 + 2 : 1;
     pl->slots = calloc(pl->nslots, sizeof *pl->slots);
-    if (pl->slots == NULL)
-        fatal("out of memory", NULL);
-    if (nworkers <= 0 || nworkers > 256)
-        return;
+    if (pl->slots == NULL) {
+        snprintf(pl->error, sizeof pl->error, "out of memory");
+        return -1;
+    }
+    if (nworkers == 0)
+        return 0;
     pthread_mutex_init(&pl->lock, NULL);
     pthread_cond_init(&pl->ready, NULL);
     pthread_cond_init(&pl->done, NULL);
     pl->threads = calloc((size_t)nworkers, sizeof *pl->threads);
-    if (pl->threads == NULL)
-        fatal("out of memory", NULL);
-    for (int i = 0; i < nworkers; i++)
-        if (pthread_create(&pl->threads[i], NULL, worker_main, pl) != 0)
-            fatal("cannot start threads", NULL);
+    int started = 0;
+    if (pl->threads != NULL)
+        for (; started < nworkers; started++)
+            if (pthread_create(&pl->threads[started], NULL, worker_main, pl) != 0)
+                break;
+    if (started == nworkers)
+        return 0;
+    snprintf(pl->error, sizeof pl->error,
+             pl->threads == NULL ? "out of memory" : "cannot start threads");
+    pl->nworkers = started; /* pipeline_stop joins them */
+    pipeline_stop(pl);
+    return -1;
 }
 
 void pipeline_stop(struct pipeline *pl)
@@ -216,7 +316,6 @@ void pipeline_stop(struct pipeline *pl)
         pthread_mutex_unlock(&pl->lock);
         for (int i = 0; i < pl->nworkers; i++)
             pthread_join(pl->threads[i], NULL);
-        free(pl->threads);
         pthread_mutex_destroy(&pl->lock);
         pthread_cond_destroy(&pl->ready);
         pthread_cond_destroy(&pl->done);
@@ -224,11 +323,19 @@ void pipeline_stop(struct pipeline *pl)
     for (size_t i = 0; i < pl->nslots; i++) {
         free(pl->slots[i].job.out.data);
         free(pl->slots[i].own.data);
+        log_records_free(&pl->slots[i].recs);
     }
     free(pl->slots);
+    pl->slots = NULL;
+    free(pl->threads);
+    pl->threads = NULL;
+    log_records_free(&pl->long_rec);
     free(pl->carry.data);
     free(pl->long_out.data);
     worker_free(&pl->inline_worker);
+    say_notes(pl);
+    free(pl->notes.data);
+    pl->notes.data = NULL;
 }
 
 /* The least room a read is given: big reads, few system calls. */
@@ -276,7 +383,7 @@ static void put_long_piece(struct pipeline *pl, struct worker *w, void (*part)(s
         part(w);
     else
         pl->ctx->writer->long_piece(w, p, n);
-    write_out(o->data, o->len, 0);
+    pipeline_emit(pl, o->data, o->len, 0);
 }
 
 /* The next piece of a long line: read in order, or (at not NULL) read at
@@ -306,14 +413,33 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     struct worker *w = &pl->inline_worker;
     struct buf *c = &pl->carry;
     drain(pl);
+    if (pipeline_stopped(pl))
+        return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
     log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded",
                    (unsigned long long)number, cfg->max_line);
+    say_notes(pl);
+    int records = pl->records != NULL;
+    if (records && !pipeline_stopped(pl)) {
+        /* One record: the line's start (it is never held whole). */
+        struct log_record_batch *b = &pl->long_rec;
+        log_records_clear(b);
+        log_records_collect(b, c->data, c->len < cfg->max_line ? c->len : cfg->max_line, NULL, 0);
+        b->recs[0].long_line = 1;
+        int status = log_records_deliver(b, pl->records, pl->input_index, number);
+        if (status != 0) {
+            snprintf(pl->error, sizeof pl->error,
+                     "record callback failed (%d), after %llu lines; stopped", status,
+                     (unsigned long long)pl->run.total.lines);
+            atomic_store(&pl->stop, 1);
+        }
+    }
     pl->run.total.lines++;
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
     const struct log_writer *wr = pl->ctx->writer;
-    put_long_piece(pl, w, wr->long_start, NULL, 0);
+    if (!records)
+        put_long_piece(pl, w, wr->long_start, NULL, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -322,22 +448,32 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         if (nl != NULL && text > 0 && c->data[text - 1] == '\r')
             text--; /* CRLF: the CR is part of the terminator */
         size_t keep = nl != NULL || eof ? 0 : utf8_unfinished_tail(c->data, text);
-        put_long_piece(pl, w, NULL, c->data, text - keep);
+        if (!records)
+            put_long_piece(pl, w, NULL, c->data, text - keep);
         pl->run.total.bytes += text - keep;
-        if (nl != NULL || eof) {
-            put_long_piece(pl, w, wr->long_end, NULL, 0);
-            if (wr->keeps_line_ending)
-                write_out(c->data + text, end - text, 0);
-            write_out("\n", 1, 1);
+        /* Stopped (an interrupt): the line is ended here, so that the
+         * output still ends with a whole line. */
+        int stop = pipeline_stopped(pl);
+        if (nl != NULL || eof || stop) {
+            if (records) {
+                /* nothing written */
+            } else {
+                put_long_piece(pl, w, wr->long_end, NULL, 0);
+                if (wr->keeps_line_ending && !(stop && nl == NULL && !eof))
+                    pipeline_emit(pl, c->data + text, end - text, 0);
+                pipeline_emit(pl, "\n", 1, 1);
+            }
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
             pl->run.total.bytes += end - text + (nl != NULL);
             memmove(c->data, c->data + c->len - rest, rest);
             c->len = rest;
-            return eof;
+            return eof || stop;
         }
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
+        if (at == NULL && in->live && !log_input_ready(in) && wait_readable(pl, in->fd) != 0)
+            continue; /* stopped: the line is ended above */
         size_t got = read_long_piece(in, at, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
@@ -378,8 +514,13 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
             break;
         if (*eof)
             break;
-        if (in->live && !log_input_ready(in))
+        if (in->live && !log_input_ready(in)) {
             drain(pl); /* nothing to read yet: show what is done */
+            if (wait_readable(pl, in->fd) != 0) {
+                *eof = 1; /* stopped: nothing more is written */
+                continue;
+            }
+        }
         buf_reserve(b, READ_MIN + LOG_CHUNK_PAD);
         size_t got = log_input_read(in, b->data + b->len, b->cap - b->len - LOG_CHUNK_PAD);
         if (got == 0) {
@@ -413,7 +554,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     int eof = 0;
-    while (!eof || pl->carry.len > 0) {
+    while ((!eof || pl->carry.len > 0) && !pipeline_stopped(pl)) {
         struct slot *s = acquire_slot(pl);
         int long_line;
         size_t cut = read_lines(pl, in, &s->own, &eof, &long_line);
@@ -483,6 +624,7 @@ struct hold {
     struct block b;
     struct chunk_job job;
     struct buf own;
+    struct log_record_batch recs;
     enum {
         HOLD_FREE,
         HOLD_WORKING,
@@ -500,14 +642,23 @@ static void read_more(const struct file_run *fr, struct block *b, struct buf *ow
 {
     own->len = b->got;
     buf_reserve(own, n + LOG_CHUNK_PAD);
-    ssize_t got = log_input_pread(fr->in, own->data + b->got, n, b->from + b->got);
-    if (got < 0) {
-        b->error = errno;
-        got = 0;
+    /* pread(2) by pieces, not log_input_pread: the bytes read before an
+     * error are kept and written, as a file read in order writes them. */
+    size_t done = 0;
+    while (done < n) {
+        ssize_t got = pread(fr->in->fd, own->data + b->got + done, n - done,
+                            (off_t)(b->from + b->got + done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            b->error = errno;
+        if (got <= 0)
+            break;
+        done += (size_t)got;
     }
-    b->got += (size_t)got;
+    b->got += done;
     own->len = b->got;
-    b->hit_end = (size_t)got < n;
+    b->hit_end = done < n;
 }
 
 /* Finds the lines that start in the block, reading past it until the last
@@ -590,7 +741,7 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     pthread_mutex_unlock(&fr->turn_lock);
     if (settled) {
         job->fmt = fr->is.fmt;
-        job->layout = fr->is.layout;
+        job->layout.count = 0; /* not W3C: no layout (8 KiB not copied) */
         return;
     }
     if (b->len > 0)
@@ -604,12 +755,10 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
 
 /* Writes a decoded chunk (its turn has come). read_to: the input's offset
  * after it, for the progress bar. */
-static void write_job(struct pipeline *pl, struct chunk_job *job, uint64_t read_to)
+static void write_job(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs,
+                      uint64_t read_to)
 {
-    note_long_lines(pl, pl->run.current, job);
-    write_out(job->out.data, job->out.len, job->st.lines);
-    chunk_job_written(job, pl->ctx->cfg.chunk);
-    add_stats(&pl->run.total, &job->st);
+    write_chunk(pl, job, recs);
     pl->run.read_to = read_to;
     if (pl->run.show_progress)
         show_progress(pl, 0);
@@ -658,7 +807,7 @@ static void stream_block_line(struct file_run *fr, const struct block *b, const 
 /* In b's turn: writes its lines, then streams a long line that starts in
  * it, or ends the input at its end or at a read error. */
 static void write_block(struct file_run *fr, const struct block *b, struct chunk_job *job,
-                        const struct buf *own)
+                        struct log_record_batch *recs, const struct buf *own)
 {
     struct pipeline *pl = fr->pl;
     if (fr->ended)
@@ -666,7 +815,7 @@ static void write_block(struct file_run *fr, const struct block *b, struct chunk
     if (b->len > 0) {
         uint64_t end = b->from + b->first + b->len;
         reached(fr->in, end);
-        write_job(pl, job, end);
+        write_job(pl, job, recs, end);
     }
     if (b->long_line) {
         stream_block_line(fr, b, own);
@@ -693,7 +842,7 @@ static void finish_block(struct file_run *fr, struct hold *h)
     }
     while (h != NULL) {
         pthread_mutex_unlock(&fr->turn_lock);
-        write_block(fr, &h->b, &h->job, &h->own);
+        write_block(fr, &h->b, &h->job, &h->recs, &h->own);
         pthread_mutex_lock(&fr->turn_lock);
         h->state = HOLD_FREE;
         fr->turn++;
@@ -739,7 +888,7 @@ static void *file_thread(void *arg)
     for (;;) {
         struct hold *h = free_hold(fr, holds, 0);
         pthread_mutex_lock(&fr->claim_lock);
-        int stop = fr->stop;
+        int stop = fr->stop || pipeline_stopped(fr->pl);
         if (!stop) {
             h->b.ticket = fr->next_ticket++;
             h->b.index = fr->next_block++;
@@ -756,7 +905,7 @@ static void *file_thread(void *arg)
         h->job.len = h->b.len;
         chunk_format(fr, &h->b, &h->job);
         if (h->b.len > 0)
-            process_chunk(&w, &h->job);
+            run_chunk(fr->pl, &w, &h->job, &h->recs);
         finish_block(fr, h);
     }
     free_hold(fr, holds, 1); /* parked ones are written by other threads */
@@ -764,6 +913,7 @@ static void *file_thread(void *arg)
     for (int i = 0; i < FILE_HOLDS; i++) {
         free(holds[i].job.out.data);
         free(holds[i].own.data);
+        log_records_free(&holds[i].recs);
     }
     return NULL;
 }
@@ -777,8 +927,9 @@ static int file_eligible(const struct pipeline *pl, const struct log_input *in)
 }
 
 /* Reads in as file_run says, with pl->nworkers threads: this one and
- * nworkers - 1 started for it (the pipeline's workers wait meanwhile). */
-static void process_file(struct pipeline *pl, struct log_input *in)
+ * nworkers - 1 started for it (the pipeline's workers wait meanwhile).
+ * Returns 0, or -1 out of memory, nothing done (read it in order). */
+static int process_file(struct pipeline *pl, struct log_input *in)
 {
     struct file_run fr;
     memset(&fr, 0, sizeof fr);
@@ -792,23 +943,28 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     pthread_cond_init(&fr.turn_moved, NULL);
     fr.nparked = (size_t)pl->nworkers * FILE_HOLDS + 1;
     fr.parked = calloc(fr.nparked, sizeof *fr.parked);
-    if (fr.parked == NULL)
-        fatal("out of memory", NULL);
+    size_t extra = (size_t)pl->nworkers - 1;
+    pthread_t *threads = calloc(extra, sizeof *threads);
+    if (fr.parked == NULL || threads == NULL) {
+        free(fr.parked);
+        free(threads);
+        pthread_mutex_destroy(&fr.claim_lock);
+        pthread_mutex_destroy(&fr.turn_lock);
+        pthread_cond_destroy(&fr.turn_moved);
+        return -1;
+    }
     drain(pl); /* the previous inputs' output first */
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     in->offset = in->start; /* the blocks read the head again */
     pl->run.read_to = in->offset;
     pl->run.reading_file = 1;
-    size_t extra = (size_t)pl->nworkers - 1;
-    pthread_t *threads = calloc(extra, sizeof *threads);
-    if (threads == NULL)
-        fatal("out of memory", NULL);
-    for (size_t i = 0; i < extra; i++)
-        if (pthread_create(&threads[i], NULL, file_thread, &fr) != 0)
-            fatal("cannot start threads", NULL);
+    size_t started = 0; /* fewer threads when no more can start: still correct */
+    for (; started < extra; started++)
+        if (pthread_create(&threads[started], NULL, file_thread, &fr) != 0)
+            break;
     file_thread(&fr);
-    for (size_t i = 0; i < extra; i++)
+    for (size_t i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
     free(threads);
     pl->run.reading_file = 0;
@@ -820,44 +976,71 @@ static void process_file(struct pipeline *pl, struct log_input *in)
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
     pl->run.failed |= fr.is.too_wide > 0;
+    return 0;
 }
 
-static void pipeline_input(struct pipeline *pl, const char *name, struct log_prefetch *pre)
+static void pipeline_input(struct pipeline *pl, const struct pipeline_input *input,
+                           struct log_prefetch *pre)
 {
     struct log_input in;
-    int status = pre != NULL ? log_prefetch_take(pre, &in) : log_input_open(&in, name, NULL);
+    struct stat st;
+    int fd = input->fd >= 0 ? input->fd : strcmp(input->name, "-") == 0 ? STDIN_FILENO : -1;
+    /* log_input_open reads the first bytes: an idle pipe waits here. */
+    if (pre == NULL && fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+        wait_readable(pl, fd) != 0)
+        return; /* stopped before the input said anything */
+    int status = pre != NULL      ? log_prefetch_take(pre, &in)
+                 : input->fd >= 0 ? log_input_open_fd(&in, input->fd, input->name, &pl->notes)
+                                  : log_input_open(&in, input->name, &pl->notes);
+    in.notes = &pl->notes; /* messages are said with the output (say_notes) */
+    say_notes(pl);
     if (status != 0) {
         pl->run.failed = 1;
         return;
     }
     pl->run.current = &in;
     pl->run.compressed |= in.dec != NULL || in.pre != NULL;
-    if (file_eligible(pl, &in))
-        process_file(pl, &in);
-    else
+    if (!file_eligible(pl, &in) || process_file(pl, &in) != 0)
         process_input(pl, &in);
     drain(pl);
     pl->run.current = NULL;
     pl->run.done_before += in.offset - in.start;
-    if (log_input_close(&in) != 0)
+    int stopped = pipeline_stopped(pl);
+    size_t said = pl->notes.len;
+    if (log_input_close(&in) != 0 && !stopped)
         pl->run.failed = 1;
+    if (stopped) /* not read to its end: its size is no news */
+        pl->notes.len = said;
+    say_notes(pl);
 }
 
-void pipeline_inputs(struct pipeline *pl, char **names, size_t count)
+void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, size_t count)
 {
     /* With worker threads, the files from the one being written on (as
      * many as there are threads) are opened, and decompressed if they are
-     * compressed, each by a thread of its own. */
+     * compressed, each by a thread of its own (when that cannot start, the
+     * file is opened in its turn). */
     size_t window = pl->nworkers > 0 ? (size_t)pl->nworkers : 0;
     struct log_prefetch **pre = calloc(count + 1, sizeof *pre);
     if (pre == NULL)
-        fatal("out of memory", NULL);
-    size_t started = 0;
-    for (size_t i = 0; i < count; i++) {
+        window = 0;
+    size_t started = 0, i = 0;
+    for (; i < count && !pipeline_stopped(pl); i++) {
         for (; window > 0 && started < count && started < i + window; started++)
-            if (log_prefetch_eligible(names[started]))
-                pre[started] = log_prefetch_start(names[started]);
-        pipeline_input(pl, names[i], pre[i]);
+            if (inputs[started].fd < 0 && log_prefetch_eligible(inputs[started].name))
+                pre[started] = log_prefetch_start(inputs[started].name, &pl->notes);
+        pl->input_index = i;
+        pipeline_input(pl, &inputs[i], pre != NULL ? pre[i] : NULL);
+    }
+    /* Stopped: the files read ahead are let go, and what they would say. */
+    for (; i < started; i++) {
+        struct log_input in;
+        size_t said = pl->notes.len;
+        if (pre[i] != NULL && log_prefetch_take(pre[i], &in) == 0) {
+            in.notes = &pl->notes;
+            log_input_close(&in);
+        }
+        pl->notes.len = said;
     }
     free(pre);
 }

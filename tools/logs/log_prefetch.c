@@ -21,8 +21,9 @@ struct log_prefetch {
     pthread_mutex_t lock;
     pthread_cond_t cond; /* the ring or the state changed */
     const char *name;
-    struct log_input in; /* the producer's, until handed over */
-    struct buf notes;    /* its messages, printed by the consumer */
+    struct log_input in;  /* the producer's, until handed over */
+    struct buf notes;     /* its messages, handed to the consumer */
+    struct buf *notes_to; /* where: the consumer's (NULL: stderr) */
     char *ring;
     size_t start, len;
     uint64_t raw_read; /* bytes of the file read so far */
@@ -81,19 +82,27 @@ static void *producer(void *arg)
     return NULL;
 }
 
-struct log_prefetch *log_prefetch_start(const char *name)
+struct log_prefetch *log_prefetch_start(const char *name, struct buf *notes_to)
 {
     struct log_prefetch *p = calloc(1, sizeof *p);
     if (p == NULL)
-        fatal("out of memory", NULL);
+        return NULL;
     p->name = name;
+    p->notes_to = notes_to;
     p->ring = malloc(PREFETCH_BYTES);
-    if (p->ring == NULL)
-        fatal("out of memory", NULL);
+    if (p->ring == NULL) {
+        free(p);
+        return NULL;
+    }
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->cond, NULL);
-    if (pthread_create(&p->thread, NULL, producer, p) != 0)
-        fatal("cannot start threads", NULL);
+    if (pthread_create(&p->thread, NULL, producer, p) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        pthread_cond_destroy(&p->cond);
+        free(p->ring);
+        free(p);
+        return NULL;
+    }
     return p;
 }
 
@@ -105,8 +114,13 @@ static int finish(struct log_prefetch *p)
     pthread_cond_broadcast(&p->cond);
     pthread_mutex_unlock(&p->lock);
     pthread_join(p->thread, NULL);
-    if (p->notes.len > 0)
+    if (p->notes.len > 0 && p->notes_to != NULL) {
+        buf_reserve(p->notes_to, p->notes.len);
+        memcpy(p->notes_to->data + p->notes_to->len, p->notes.data, p->notes.len);
+        p->notes_to->len += p->notes.len;
+    } else if (p->notes.len > 0) {
         fwrite(p->notes.data, 1, p->notes.len, stderr);
+    }
     int failed = p->failed;
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->cond);

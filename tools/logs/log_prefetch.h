@@ -25,8 +25,10 @@ struct log_prefetch;
 /* 1 if name is worth a prefetch: a regular file (not stdin, not a pipe). */
 int log_prefetch_eligible(const char *name);
 
-/* Starts the thread that opens name and reads it ahead. */
-struct log_prefetch *log_prefetch_start(const char *name);
+/* Starts the thread that opens name and reads it ahead; its messages are
+ * added to notes_to (NULL: printed on stderr) when it is taken or closed.
+ * NULL when out of memory or threads: then the input is opened as usual. */
+struct log_prefetch *log_prefetch_start(const char *name, struct buf *notes_to);
 
 /* Waits until the file is open and sets in up to read it (its messages so
  * far printed). Returns 0, or -1 if it could not be opened (reported). The

@@ -10,16 +10,12 @@
 #include "log_formats.h"
 #include "log_time.h"
 #include "log_record_out.h"
+#include "log_records.h"
 #include "log_safe.h"
 #include "log_tsv.h"
 
 static const char *const default_fields[] = {"format", "remote", "time",  "method",  "path",
                                              "query",  "status", "bytes", "referer", "agent"};
-#define TABLE_MAX_FIELDS 64
-static char table_list[1024]; /* --fields, read-only once the threads start */
-static const char *table_names[TABLE_MAX_FIELDS];
-static struct span table_spans[TABLE_MAX_FIELDS]; /* the same, with their lengths */
-static int table_count;
 /* What each column is, found once: the request's parts, or a field. */
 enum column {
     COL_FIELD,
@@ -32,55 +28,44 @@ enum column {
     COL_LINE,
     COL_ISO
 };
-static unsigned char table_columns[TABLE_MAX_FIELDS];
-/* Column i's field in a combined (common) line's record from the fast path
- * (record_access_names): its index, or -1 (a trailing field, or none). */
-static signed char table_access_index[TABLE_MAX_FIELDS];
-/* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a C1
- * lead (and '"', ','). */
-static struct log_scan table_scan[2];
-/* The same and every byte >= 0x80 (which UTF-8 repair may change): a value
- * with none of them is written as it is. */
-static struct log_scan table_scan_ascii[2];
-
-static void table_columns_find(void)
+static void table_columns_find(struct log_table *tab)
 {
     static const char *const parts[] = {"",         "method", "path",   "query",
                                         "protocol", "origin", "format", "line"};
-    for (int i = 0; i < table_count; i++) {
-        const char *name = table_names[i];
+    for (int i = 0; i < tab->count; i++) {
+        const char *name = tab->names[i];
         size_t len = strlen(name);
-        table_spans[i] = span_of(name, name + len);
-        table_columns[i] = COL_FIELD;
+        tab->spans[i] = span_of(name, name + len);
+        tab->columns[i] = COL_FIELD;
         for (int k = 1; k < (int)(sizeof parts / sizeof *parts); k++)
             if (strcmp(name, parts[k]) == 0)
-                table_columns[i] = (unsigned char)k;
+                tab->columns[i] = (unsigned char)k;
         if (len > 4 && strcmp(name + len - 4, "_iso") == 0)
-            table_columns[i] = COL_ISO;
-        table_access_index[i] = -1;
+            tab->columns[i] = COL_ISO;
+        tab->access_index[i] = -1;
         for (int k = RECORD_ACCESS_FIELDS - 1; k >= 0; k--)
             if (record_access_names[k].n == len && memcmp(name, record_access_names[k].p, len) == 0)
-                table_access_index[i] = (signed char)k;
+                tab->access_index[i] = (signed char)k;
     }
-    log_scan_init(&table_scan[0], 0x20, 0, "\\\x7f\xc2");
-    log_scan_init(&table_scan[1], 0x20, 0, "\\\x7f\xc2\",");
-    log_scan_init(&table_scan_ascii[0], 0x20, 1, "\\\x7f");
-    log_scan_init(&table_scan_ascii[1], 0x20, 1, "\\\x7f\",");
+    log_scan_init(&tab->scan[0], 0x20, 0, "\\\x7f\xc2");
+    log_scan_init(&tab->scan[1], 0x20, 0, "\\\x7f\xc2\",");
+    log_scan_init(&tab->scan_ascii[0], 0x20, 1, "\\\x7f");
+    log_scan_init(&tab->scan_ascii[1], 0x20, 1, "\\\x7f\",");
 }
 
-const char *table_fields_set(const char *list)
+const char *table_fields_set(struct log_table *tab, const char *list)
 {
-    table_count = 0;
+    tab->count = 0;
     if (list == NULL) {
         for (size_t i = 0; i < sizeof default_fields / sizeof *default_fields; i++)
-            table_names[table_count++] = default_fields[i];
-        table_columns_find();
+            tab->names[tab->count++] = default_fields[i];
+        table_columns_find(tab);
         return NULL;
     }
-    if (strlen(list) >= sizeof table_list)
+    if (strlen(list) >= sizeof tab->list)
         return "--fields is too long";
-    strcpy(table_list, list);
-    for (char *p = table_list; *p;) {
+    strcpy(tab->list, list);
+    for (char *p = tab->list; *p;) {
         char *comma = strchr(p, ',');
         if (comma != NULL)
             *comma = '\0';
@@ -89,30 +74,31 @@ const char *table_fields_set(const char *list)
         for (const char *c = p; *c; c++)
             if ((unsigned char)*c <= ' ' || *c == '"' || *c == '\\' || (unsigned char)*c >= 0x7f)
                 return "--fields names are printable ASCII without spaces, quotes or backslashes";
-        if (table_count == TABLE_MAX_FIELDS)
+        if (tab->count == TABLE_MAX_FIELDS)
             return "--fields names at most 64 fields";
-        table_names[table_count++] = p;
+        tab->names[tab->count++] = p;
         if (comma == NULL)
             break;
         p = comma + 1;
     }
-    table_columns_find();
+    table_columns_find(tab);
     return NULL;
 }
 
-size_t table_header(const struct table_style *st, int csv_safe, char *out, size_t cap)
+size_t table_header(const struct log_table *tab, const struct table_style *st, int csv_safe,
+                    char *out, size_t cap)
 {
     size_t len = 0;
-    for (int i = 0; i < table_count; i++) {
-        size_t n = strlen(table_names[i]);
+    for (int i = 0; i < tab->count; i++) {
+        size_t n = strlen(tab->names[i]);
         if (len + n + 3 > cap)
             break;
         if (i > 0)
             out[len++] = st->sep;
         if (st->formula_guard && csv_safe &&
-            log_safe_formula_start((unsigned char)table_names[i][0]))
+            log_safe_formula_start((unsigned char)tab->names[i][0]))
             out[len++] = '\'';
-        memcpy(out + len, table_names[i], n);
+        memcpy(out + len, tab->names[i], n);
         len += n;
     }
     out[len++] = '\n';
@@ -162,9 +148,10 @@ static int table_guarded(const struct worker *w, const struct table_style *st, s
  * quote or a space at either end. */
 static void table_value(struct worker *w, const struct table_style *st, struct span v)
 {
+    const struct log_table *tab = w->ctx->table;
     const int csv = st->quoting;
     buf_reserve(w->out, 4 * v.n + 16); /* --fields may name a field many times */
-    size_t clean = log_scan_find(&table_scan[csv], v.p, 0, v.n);
+    size_t clean = log_scan_find(&tab->scan[csv], v.p, 0, v.n);
     int edge_space = csv && v.n > 0 && (v.p[0] == ' ' || v.p[v.n - 1] == ' ');
     int guard = table_guarded(w, st, v);
     if (clean == v.n && !edge_space && !guard) { /* most values: nothing to escape */
@@ -189,6 +176,7 @@ static void table_value(struct worker *w, const struct table_style *st, struct s
  * nothing to escape, written as they are after one scan. */
 static void table_text(struct worker *w, const struct table_style *st, struct span t)
 {
+    const struct log_table *tab = w->ctx->table;
     const int csv = st->quoting;
     if (!csv && w->json_plain && t.p >= w->line.p && t.p + t.n <= w->line.p + w->line.n) {
         /* text of a plain line (ASCII, no control byte or '\\'): a TSV cell
@@ -198,7 +186,7 @@ static void table_text(struct worker *w, const struct table_style *st, struct sp
         w->out->len += t.n;
         return;
     }
-    if (log_scan_find(&table_scan_ascii[csv], t.p, 0, t.n) == t.n &&
+    if (log_scan_find(&tab->scan_ascii[csv], t.p, 0, t.n) == t.n &&
         !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' ')) && !table_guarded(w, st, t)) {
         buf_reserve(w->out, t.n + 16); /* and the separator after it, as table_value */
         put_raw(w, t.p, t.n);
@@ -219,6 +207,7 @@ static void table_null(struct worker *w, const struct table_style *st)
 _Static_assert(LOG_RECORD_MAX < ROW_SLOTS && LOG_RECORD_MAX < 256,
                "a slot holds a field's index + 1");
 struct table_row {
+    const struct log_table *tab;
     const struct log_record *r;
     unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
     int url_found;                 /* 1 once url, target and rest are known */
@@ -274,20 +263,21 @@ static const struct log_field *row_field(const struct table_row *row, struct spa
  * known), or among its trailing fields. */
 static const struct log_field *table_find(const struct table_row *row, int i)
 {
+    const struct log_table *tab = row->tab;
     if (row->access) {
         const struct log_record *r = row->r;
         const int fixed = r->format == LF_COMBINED ? RECORD_ACCESS_FIELDS : 7;
-        const int k = table_access_index[i];
+        const int k = tab->access_index[i];
         if (k >= 0 && k < fixed)
             return &r->f[k];
         for (int t = fixed; t < r->n; t++)
-            if (r->f[t].name.n == table_spans[i].n &&
-                memcmp(r->f[t].name.p, table_spans[i].p, table_spans[i].n) == 0)
+            if (r->f[t].name.n == tab->spans[i].n &&
+                memcmp(r->f[t].name.p, tab->spans[i].p, tab->spans[i].n) == 0)
                 return &r->f[t];
         return NULL;
     }
-    const struct log_field *f = row_field(row, table_spans[i]);
-    return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, table_names[i]) : f;
+    const struct log_field *f = row_field(row, tab->spans[i]);
+    return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, tab->names[i]) : f;
 }
 
 /* The URL-bearing field of a record and its target. */
@@ -314,7 +304,8 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
 static int table_url_part(struct worker *w, const struct table_style *st, struct table_row *row,
                           int i)
 {
-    const int which = table_columns[i];
+    const struct log_table *tab = w->ctx->table;
+    const int which = tab->columns[i];
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
     if (!row->url_found) {
@@ -398,8 +389,9 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
 static void table_column(struct worker *w, const struct table_style *st, const char *s, size_t n,
                          struct table_row *row, int i)
 {
+    const struct log_table *tab = w->ctx->table;
     const struct log_record *r = row->r;
-    const int column = table_columns[i];
+    const int column = tab->columns[i];
     if (column == COL_FORMAT) {
         put_str(w, log_format_name(r->format));
         return;
@@ -411,7 +403,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
     if (table_url_part(w, st, row, i))
         return;
     if (column == COL_ISO) {
-        const struct span name = table_spans[i];
+        const struct span name = tab->spans[i];
         for (int k = 0; k < r->n; k++) {
             const struct log_field *f = &r->f[k];
             if (f->kind == K_TIME && f->name.n == name.n - 4 &&
@@ -445,7 +437,8 @@ static void table_column(struct worker *w, const struct table_style *st, const c
  * --referer). */
 static int column_decoded(const struct worker *w, const struct table_row *row, int i)
 {
-    if (table_columns[i] == COL_PATH || table_columns[i] == COL_QUERY)
+    const struct log_table *tab = w->ctx->table;
+    if (tab->columns[i] == COL_PATH || tab->columns[i] == COL_QUERY)
         return 1;
     const struct log_field *f = table_find(row, i);
     return f != NULL && (f->kind == K_PATH || f->kind == K_QUERY ||
@@ -455,6 +448,11 @@ static int column_decoded(const struct worker *w, const struct table_row *row, i
 void table_record(struct worker *w, const struct table_style *st, const char *s, size_t n,
                   const struct log_record *r)
 {
+    const struct log_table *tab = w->ctx->table;
+    if (w->collect != NULL) { /* records wanted, not rows (log_records.h) */
+        log_records_collect(w->collect, s, n, r, 0);
+        return;
+    }
     struct table_row row;
     if (w->access_record) {
         row.r = r;
@@ -463,7 +461,8 @@ void table_record(struct worker *w, const struct table_style *st, const char *s,
     } else {
         row_start(&row, r);
     }
-    for (int i = 0; i < table_count; i++) {
+    row.tab = tab;
+    for (int i = 0; i < tab->count; i++) {
         if (i > 0)
             put_raw(w, &st->sep, 1);
         const size_t start = w->out->len;
@@ -477,17 +476,22 @@ void table_record(struct worker *w, const struct table_style *st, const char *s,
 void table_unparsed(struct worker *w, const struct table_style *st, const char *s, size_t n,
                     int directive)
 {
-    buf_reserve(w->out, 16 * (size_t)table_count + 64);
-    for (int i = 0; i < table_count; i++) {
+    const struct log_table *tab = w->ctx->table;
+    if (w->collect != NULL) {
+        log_records_collect(w->collect, s, n, NULL, directive);
+        return;
+    }
+    buf_reserve(w->out, 16 * (size_t)tab->count + 64);
+    for (int i = 0; i < tab->count; i++) {
         if (i > 0)
             put_raw(w, &st->sep, 1);
-        if (table_columns[i] == COL_FORMAT)
+        if (tab->columns[i] == COL_FORMAT)
             put_str(w, directive ? "directive" : "unparsed");
-        else if (table_columns[i] == COL_LINE)
+        else if (tab->columns[i] == COL_LINE)
             table_text(w, st, span_of(s, s + n));
         else
             table_null(w, st);
-        buf_reserve(w->out, 16 * (size_t)table_count + 64);
+        buf_reserve(w->out, 16 * (size_t)tab->count + 64);
     }
 }
 
@@ -495,30 +499,32 @@ void table_unparsed(struct worker *w, const struct table_style *st, const char *
  * it, as for a line that does not parse. */
 static void long_columns(struct worker *w, const struct table_style *st, int from, int upto)
 {
+    const struct log_table *tab = w->ctx->table;
     for (int i = from; i < upto; i++) {
         buf_reserve(w->out, 64);
         if (i > 0)
             put_raw(w, &st->sep, 1);
-        if (table_columns[i] == COL_FORMAT)
+        if (tab->columns[i] == COL_FORMAT)
             put_str(w, "unparsed");
-        else if (table_columns[i] != COL_LINE)
+        else if (tab->columns[i] != COL_LINE)
             table_null(w, st);
     }
 }
 
-static int line_column(void)
+static int line_column(const struct log_table *tab)
 {
-    for (int i = 0; i < table_count; i++)
-        if (table_columns[i] == COL_LINE)
+    for (int i = 0; i < tab->count; i++)
+        if (tab->columns[i] == COL_LINE)
             return i;
     return -1;
 }
 
 void table_long_start(struct worker *w, const struct table_style *st)
 {
+    const struct log_table *tab = w->ctx->table;
     w->json_plain = 0; /* the pieces are not the line process_chunk scanned */
-    int line = line_column();
-    long_columns(w, st, 0, line >= 0 ? line : table_count);
+    int line = line_column(w->ctx->table);
+    long_columns(w, st, 0, line >= 0 ? line : tab->count);
     if (line < 0)
         return;
     buf_reserve(w->out, 64);
@@ -531,7 +537,7 @@ void table_long_start(struct worker *w, const struct table_style *st)
 
 void table_long_piece(struct worker *w, const struct table_style *st, const char *p, size_t n)
 {
-    if (line_column() < 0)
+    if (line_column(w->ctx->table) < 0)
         return;
     struct span v = decode_bytes(w, span_of(p, p + n), &w->ctx->keep_all, 0);
     buf_reserve(w->out, 4 * v.n + 16);
@@ -546,11 +552,12 @@ void table_long_piece(struct worker *w, const struct table_style *st, const char
 
 void table_long_end(struct worker *w, const struct table_style *st)
 {
-    int line = line_column();
+    const struct log_table *tab = w->ctx->table;
+    int line = line_column(w->ctx->table);
     if (line < 0)
         return;
     buf_reserve(w->out, 64);
     if (st->quoting)
         put_raw(w, "\"", 1);
-    long_columns(w, st, line + 1, table_count);
+    long_columns(w, st, line + 1, tab->count);
 }

@@ -18,11 +18,33 @@ struct table_style {
     int formula_guard; /* --csv-safe applies: "'" before a cell starting = + - @ tab CR */
 };
 
-/* --fields: a comma-separated list checked and kept (NULL: the default).
- * Returns NULL or what is wrong. Called once, before the threads start. */
-const char *table_fields_set(const char *list);
+#define TABLE_MAX_FIELDS 64
+
+/* The --fields columns, read-only once the threads start (a session's:
+ * log_ctx.table). */
+struct log_table {
+    char list[1024];
+    const char *names[TABLE_MAX_FIELDS];
+    struct span spans[TABLE_MAX_FIELDS]; /* the same, with their lengths */
+    int count;
+    unsigned char columns[TABLE_MAX_FIELDS]; /* enum column of log_tsv.c */
+    /* Column i's field in a combined (common) line's record from the fast
+     * path (record_access_names): its index, or -1. */
+    signed char access_index[TABLE_MAX_FIELDS];
+    /* The bytes a TSV (CSV) value may need escaped: controls, '\\', DEL, a
+     * C1 lead (and '"', ','). */
+    struct log_scan scan[2];
+    /* The same and every byte >= 0x80 (which UTF-8 repair may change): a
+     * value with none of them is written as it is. */
+    struct log_scan scan_ascii[2];
+};
+
+/* --fields: a comma-separated list checked and kept in tab (NULL: the
+ * default). Returns NULL or what is wrong. */
+const char *table_fields_set(struct log_table *tab, const char *list);
 /* The header row (with its newline) into out; returns its length. */
-size_t table_header(const struct table_style *st, int csv_safe, char *out, size_t cap);
+size_t table_header(const struct log_table *tab, const struct table_style *st, int csv_safe,
+                    char *out, size_t cap);
 
 /* The row of r (no newline). */
 void table_record(struct worker *w, const struct table_style *st, const char *s, size_t n,

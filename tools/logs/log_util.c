@@ -75,14 +75,80 @@ double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static struct cli_output output;
-
-void output_start(void)
+/* The lines a failed write got out: those counted, and the newlines in the
+ * part written. */
+static void sink_failed(struct log_sink *k, int err, const char *p, size_t written)
 {
-    cli_output_start(&output, "pct logs", "line", '\n', STDOUT_FILENO, 0);
+    uint64_t lines = k->lines;
+    for (const char *e = p + written; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+        lines++;
+    const char *s = lines == 1 ? "" : "s";
+    k->failed = 1;
+    if (k->fd < 0)
+        snprintf(k->error, sizeof k->error,
+                 "output callback failed (%d), after %llu line%s; stopped", err,
+                 (unsigned long long)lines, s);
+    else if (err == EPIPE)
+        snprintf(k->error, sizeof k->error,
+                 "output closed (broken pipe) after %llu line%s; stopped",
+                 (unsigned long long)lines, s);
+    else
+        snprintf(k->error, sizeof k->error, "write error: %s, after %llu line%s; stopped",
+                 strerror(err), (unsigned long long)lines, s);
 }
 
-void write_out(const char *p, size_t n, uint64_t lines)
+int sink_write(struct log_sink *k, const char *p, size_t n, uint64_t lines)
 {
-    cli_output_write(&output, p, n, lines);
+    if (k->failed)
+        return -1;
+    if (k->fd < 0) {
+        int status = k->fn(k->ctx, p, n, lines);
+        if (status != 0) {
+            sink_failed(k, status, p, 0);
+            return -1;
+        }
+    } else {
+        for (size_t done = 0; done < n;) {
+            ssize_t got = write(k->fd, p + done, n - done);
+            if (got < 0) {
+                if (errno == EINTR)
+                    continue;
+                sink_failed(k, errno, p, done);
+                return -1;
+            }
+            done += (size_t)got;
+        }
+    }
+    k->lines += lines;
+    return 0;
+}
+
+const char *log_quote_name(char out[LOG_QUOTED_NAME_MAX], const char *name)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p != '\0'; p++) {
+        if (o + 8 + 4 >= LOG_QUOTED_NAME_MAX) { /* the longest escape, "...", NUL */
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        int c1 = p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
+        if (*p == '\\') {
+            out[o++] = '\\';
+            out[o++] = '\\';
+        } else if (*p < 0x20 || *p == 0x7f || c1) {
+            for (int k = 0; k <= c1; k++) {
+                out[o++] = '\\';
+                out[o++] = 'x';
+                out[o++] = hex[p[k] >> 4];
+                out[o++] = hex[p[k] & 15];
+            }
+            p += c1;
+        } else {
+            out[o++] = (char)*p;
+        }
+    }
+    out[o] = '\0';
+    return out;
 }

@@ -38,12 +38,31 @@ static inline char *buf_room(struct buf *b, size_t n)
 }
 
 double now_seconds(void);
-/* The output (stdout): output_start ignores SIGPIPE; write_out writes all
- * n bytes, which end lines lines; a write error (a closed pipe, a full
- * disk) ends the process with a message saying how many lines were written
- * (cli_output_write). */
-void output_start(void);
-void write_out(const char *p, size_t n, uint64_t lines);
+
+/* Where a session's output goes: an fd (write(2), all of it), or a function
+ * (log_session.h). Once a write fails, failed is set, error says why (with
+ * how many lines were written) and nothing more is written. */
+struct log_sink {
+    int fd; /* -1: fn */
+    int (*fn)(void *ctx, const char *p, size_t n, uint64_t lines);
+    void *ctx;
+    uint64_t lines; /* written */
+    int failed;
+    char error[160];
+};
+
+/* Writes n bytes that end lines lines; 0, or -1 when the sink has failed. */
+int sink_write(struct log_sink *k, const char *p, size_t n, uint64_t lines);
+
+/* The longest name log_quote_name writes, its NUL included. */
+#define LOG_QUOTED_NAME_MAX 1024
+
+/* name as it appears in a message: a backslash as \\, control bytes
+ * (newline, ESC...), DEL and C1 controls (U+0080-U+009F) as \xHH, so that
+ * a name cannot forge a line of its own or a terminal escape; cut with
+ * "..." past LOG_QUOTED_NAME_MAX. Returns out. Every message that names a
+ * file (or echoes an argument) goes through here. */
+const char *log_quote_name(char out[LOG_QUOTED_NAME_MAX], const char *name);
 
 static inline int is_hex(unsigned char c)
 {

@@ -61,7 +61,7 @@ static void csv_long_end(struct worker *w)
 
 static size_t csv_header(const struct log_ctx *ctx, char *out, size_t cap)
 {
-    return table_header(&csv, ctx->cfg.csv_safe, out, cap);
+    return table_header(ctx->table, &csv, ctx->cfg.csv_safe, out, cap);
 }
 
 const struct log_writer log_write_csv = {

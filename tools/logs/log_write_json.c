@@ -662,12 +662,20 @@ static void json_record(struct worker *w, const char *s, size_t n, const struct 
 
 /* ---- the writer ---- */
 
+static void json_unparsed(struct worker *w, const char *s, size_t n, int directive);
+
 static void json_access_write(struct worker *w, const char *s, size_t n, const struct access *a,
                               enum log_format_id fmt)
 {
-    /* nginx's trailing fields, log escapes: through the record */
-    if (json_through_record(w, s, n, a, fmt) && record_process_access(w, s, n, a, fmt))
+    /* nginx's trailing fields, log escapes: through the record (a line of
+     * more fields than a record holds: unparsed, not cut) */
+    if (json_through_record(w, s, n, a, fmt)) {
+        if (!record_process_access(w, s, n, a, fmt)) {
+            w->st->unparsed++;
+            json_unparsed(w, s, n, 0);
+        }
         return;
+    }
     w->st->formats[a->has_ra ? LF_COMBINED : LF_COMMON]++;
     json_access(w, s, a);
 }

@@ -58,8 +58,7 @@ static void tsv_long_end(struct worker *w)
 
 static size_t tsv_header(const struct log_ctx *ctx, char *out, size_t cap)
 {
-    (void)ctx;
-    return table_header(&tsv, 0, out, cap);
+    return table_header(ctx->table, &tsv, 0, out, cap);
 }
 
 const struct log_writer log_write_tsv = {

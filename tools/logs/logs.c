@@ -2,7 +2,12 @@
  * of web server access logs, line by line, safely and fast.
  *
  * The parts, one file each (an internal library, tools/logs/):
+ *   logs.c            the command: argv -> options -> session -> exit status
  *   log_options.c     command line and --help
+ *   log_session.c     the engine as an object (log_session.h): options,
+ *                     inputs, output to an fd, a function or records
+ *   log_records.c     records for the record callback; log_values.c their
+ *                     values (text, integers, times)
  *   log_input.c       opening and reading an input (read(2)), content type,
  *                     faults: truncated, grown, removed, unreadable files
  *   log_decompress.c  gzip and zstd input
@@ -36,88 +41,109 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "log_decode.h"
-#include "log_formats.h"
 #include "log_options.h"
-#include "log_output.h"
-#include "log_pipeline.h"
-#include "log_util.h"
-#include "log_writer.h"
+#include "log_session.h"
 #include "logs.h"
 
-/* Total size of the inputs when all are regular files, else 0 (unknown). */
-static uint64_t known_size(char **files, size_t nfiles)
+/* The session a SIGINT or SIGTERM stops (at a line's end, so that the
+ * output ends with a whole line). The CLI's only globals. */
+static struct log_session *volatile interruptible;
+
+static void on_signal(int sig)
 {
-    uint64_t total = 0;
-    for (size_t i = 0; i < nfiles; i++) {
-        struct stat st;
-        int known =
-            strcmp(files[i], "-") == 0 ? fstat(STDIN_FILENO, &st) == 0 : stat(files[i], &st) == 0;
-        if (!known || !S_ISREG(st.st_mode))
-            return 0;
-        total += (uint64_t)st.st_size;
+    static volatile sig_atomic_t signalled;
+    struct log_session *s = interruptible;
+    if (signalled || s == NULL) {
+        /* A second one (the output blocked on a reader that does not
+         * read): no longer waited for. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
     }
-    return total;
+    signalled = 1;
+    log_session_interrupt(s, sig);
+}
+
+static int trouble(const char *message)
+{
+    fprintf(stderr, "%s\n", message);
+    return CLI_EXIT_TROUBLE;
 }
 
 int pct_logs_main(int argc, char **argv)
 {
-    struct log_config cfg;
+    struct log_options o;
     char **files = calloc((size_t)argc + 1, sizeof *files);
     if (files == NULL)
-        fatal("out of memory", NULL);
+        return trouble("pct logs: out of memory");
     size_t nfiles = 0;
-    int status = log_options_parse(argc, argv, &cfg, files, &nfiles);
+    int status = log_options_parse(argc, argv, &o, files, &nfiles);
     if (status >= 0) {
         free(files);
         return status;
     }
-    /* Read-only once built: shared by every thread. */
-    struct log_ctx ctx;
-    log_ctx_init(&ctx, &cfg);
+    struct log_session *s = log_session_new();
+    if (s == NULL) {
+        free(files);
+        return trouble("pct logs: out of memory");
+    }
+    if (log_session_configure(s, &o) != 0) {
+        fprintf(stderr, "%s\nTry 'pct logs --help'.\n", log_session_error(s));
+        status = CLI_EXIT_TROUBLE;
+        goto done;
+    }
+    /* Before any input is opened: with stdout closed, the first file
+     * opened would take its fd. */
+    if (log_session_output_fd(s, STDOUT_FILENO) != 0) {
+        status = trouble(log_session_error(s));
+        goto done;
+    }
+    /* A reader that goes away is a write error like a full disk. */
+    signal(SIGPIPE, SIG_IGN);
+    cli_widen_pipe(STDOUT_FILENO);
     if (nfiles == 0)
         files[nfiles++] = "-";
-
-    long threads = cfg.threads;
-    if (threads == 0) {
-        threads = sysconf(_SC_NPROCESSORS_ONLN);
-        if (threads < 1)
-            threads = 1;
+    for (size_t i = 0; i < nfiles; i++)
+        if (log_session_add_file(s, files[i]) != 0) {
+            status = trouble(log_session_error(s));
+            goto done;
+        }
+    struct sigaction act, old_int, old_term;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = on_signal;
+    sigemptyset(&act.sa_mask);
+    act.sa_flags = SA_RESTART;
+    interruptible = s;
+    sigaction(SIGINT, &act, &old_int);
+    sigaction(SIGTERM, &act, &old_term);
+    int result = log_session_run(s);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    interruptible = NULL;
+    if (o.cfg.stats)
+        log_session_print_stats(s);
+    if (result == 0) {
+        status = CLI_EXIT_OK;
+    } else if (result == 1) { /* --strict-format */
+        fprintf(stderr, "%s\n", log_session_error(s));
+        status = CLI_EXIT_SOME_FAILED;
+    } else if (result == LOG_SESSION_FAULT) { /* said as it happened */
+        status = CLI_EXIT_TROUBLE;
+    } else {
+        fprintf(stderr, "%s\n", log_session_error(s));
+        status = result > 128 ? result : CLI_EXIT_TROUBLE; /* 130: SIGINT, 143: SIGTERM */
     }
-
-    struct pipeline pl;
-    memset(&pl, 0, sizeof pl);
-    pl.run.size_known = known_size(files, nfiles);
-    pl.run.show_progress =
-        cfg.progress == 1 || (cfg.progress < 0 && isatty(STDERR_FILENO) && pl.run.size_known > 0);
-    pl.run.start = now_seconds();
-    output_start();
-    if (cfg.header && ctx.writer->header != NULL) {
-        char header[2048];
-        write_out(header, ctx.writer->header(&ctx, header, sizeof header), 0);
-    }
-    pipeline_start(&pl, &ctx, threads > 1 ? (int)threads : 0);
-    pipeline_inputs(&pl, files, nfiles);
-    pipeline_stop(&pl);
-    if (pl.run.show_progress)
-        show_progress(&pl, 1);
-    if (cfg.stats)
-        print_stats(&pl.run.total, pl.run.start);
-    log_formats_free((struct log_formats *)cfg.formats);
+done:
+    log_session_free(s);
     free(files);
-    if (pl.run.failed)
-        return CLI_EXIT_TROUBLE;
-    if (cfg.strict && pl.run.total.unparsed > 0) { /* --strict-format */
-        fprintf(stderr, "pct logs: %llu line%s did not parse\n",
-                (unsigned long long)pl.run.total.unparsed, pl.run.total.unparsed == 1 ? "" : "s");
-        return CLI_EXIT_SOME_FAILED;
-    }
-    return CLI_EXIT_OK;
+    return status;
 }

@@ -1,0 +1,619 @@
+/* test_log_session.c - the log engine driven in-process through
+ * log_session.h: bytes fed in random chunkings give the output of a run over
+ * a file holding them (1, 2 and 3 threads, small chunks, a line longer than
+ * --max-line); an fd sink and a callback sink give the same bytes, in whole
+ * lines; the record callback's values (a decoded path, status as an
+ * integer, a time in nanoseconds, null for "-"); errors come back as
+ * messages (bad options, a failing callback) and the process goes on; two
+ * sessions with different options run at once on two threads and give
+ * what each gives alone.
+ *
+ * PCT_TEST_SEED=N (or PCT_SEED=N) replays a run; PCT_TEST_QUICK=1 does fewer
+ * chunkings. */
+#define _GNU_SOURCE /* memfd_create */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "log_session.h"
+
+struct out {
+    char *p;
+    size_t n, cap;
+    uint64_t lines;
+    int calls, cut; /* cut: a call that did not end with a newline */
+    int fail_after; /* > 0: fail the call after this many */
+};
+
+static int collect(void *ctx, const char *p, size_t n, uint64_t lines)
+{
+    struct out *o = ctx;
+    if (o->fail_after > 0 && o->calls >= o->fail_after)
+        return 7;
+    o->calls++;
+    if (n > 0 && p[n - 1] != '\n' && lines > 0)
+        o->cut++;
+    if (o->n + n > o->cap) {
+        o->cap = (o->n + n) * 2 + 4096;
+        o->p = realloc(o->p, o->cap);
+        if (o->p == NULL)
+            abort();
+    }
+    memcpy(o->p + o->n, p, n);
+    o->n += n;
+    o->lines += lines;
+    return 0;
+}
+
+static void quiet(void *ctx, const char *line)
+{
+    (void)ctx;
+    (void)line;
+}
+
+static struct log_session *session(const struct log_options *o)
+{
+    struct log_session *s = log_session_new();
+    if (s == NULL)
+        abort();
+    if (log_session_configure(s, o) != 0) {
+        fprintf(stderr, "configure: %s\n", log_session_error(s));
+        abort();
+    }
+    log_session_messages(s, quiet, NULL);
+    return s;
+}
+
+/* A file in memory holding data: its fd. */
+static int memory_file(const char *data, size_t n)
+{
+    int fd = memfd_create("log", 0);
+    if (fd < 0 || write(fd, data, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0)
+        abort();
+    return fd;
+}
+
+/* The output of a run over data as a file. */
+static int run_file(const struct log_options *o, const char *data, size_t n, struct out *out)
+{
+    struct log_session *s = session(o);
+    int fd = memory_file(data, n);
+    log_session_output_callback(s, collect, out);
+    log_session_add_fd(s, fd, "data");
+    int status = log_session_run(s);
+    log_session_free(s);
+    close(fd);
+    return status;
+}
+
+/* The output of data fed in random pieces (sizes up to max). */
+static int run_fed(const struct log_options *o, const char *data, size_t n, size_t max,
+                   struct out *out)
+{
+    struct log_session *s = session(o);
+    log_session_output_callback(s, collect, out);
+    for (size_t at = 0; at < n;) {
+        size_t k = 1 + rng_below(max);
+        if (k > n - at)
+            k = n - at;
+        if (log_session_feed(s, data + at, k) != 0)
+            break;
+        at += k;
+    }
+    int status = log_session_finish(s);
+    log_session_free(s);
+    return status;
+}
+
+#ifndef LONG_LINE
+#define LONG_LINE 9000
+#endif
+static char *log_text(size_t lines, size_t *len)
+{
+    size_t cap = lines * 300 + 20000, n = 0;
+    char *p = malloc(cap);
+    for (size_t i = 0; i < lines; i++) {
+        if (i == lines / 2) { /* a line longer than --max-line (4K) */
+            n += (size_t)sprintf(p + n, "1.2.3.4 - - [14/Mar/2026:06:00:00 +0000] \"GET /");
+            for (int k = 0; k < LONG_LINE; k++)
+                p[n++] = "a%2F\xc3\xa9"[k % 6];
+            n += (size_t)sprintf(p + n, " HTTP/1.1\" 200 1 \"-\" \"ua\"\n");
+            continue;
+        }
+        switch (rng_below(6)) {
+        case 0: /* a line that does not parse, with a control byte */
+            n += (size_t)sprintf(p + n, "garbage \x1b[31m line %zu\n", i);
+            break;
+        case 1: /* CRLF */
+            n += (size_t)sprintf(p + n,
+                                 "10.0.0.%zu - - [14/Mar/2026:06:00:%02zu +0000] \"GET "
+                                 "/caf%%C3%%A9/%zu?q=a+b%%26c HTTP/1.1\" 404 - \"-\" \"ua\"\r\n",
+                                 i % 250, i % 60, i);
+            break;
+        default:
+            n += (size_t)sprintf(p + n,
+                                 "192.0.2.%zu - - [14/Mar/2026:06:00:%02zu +0100] \"GET "
+                                 "/p%zu/%%E2%%82%%AC%%0A%%2F?x=%zu HTTP/1.1\" 200 %zu "
+                                 "\"http://r/%%41\" \"agent %zu\"\n",
+                                 i % 250, i % 60, i, i, i * 7, i);
+        }
+    }
+    /* The last line without its newline, cut inside a UTF-8 character. */
+    n += (size_t)sprintf(p + n, "1.2.3.4 - - [14/Mar/2026:06:00:00 +0000] \"GET /end\xc3");
+    *len = n;
+    return p;
+}
+
+static void test_feed(void)
+{
+    size_t n;
+    char *data = log_text(3000, &n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.chunk = 4096; /* many chunks */
+    const char *modes[] = {"line", "json", "tsv"};
+    for (int m = 0; m < 3; m++) {
+        o.cfg.json = m == 1;
+        o.cfg.table = m == 2 ? 't' : 0;
+        /* Line output: the long line streamed through. JSON and TSV: not
+         * long (whether a line longer than --max-line is decoded whole
+         * still depends on how it was read: issue 23, defect 7). */
+        o.cfg.max_line = m == 0 ? 4096 : (size_t)1 << 20;
+        struct out want = {0};
+        o.cfg.threads = 1;
+        CHECK_EQ(run_file(&o, data, n, &want), 0);
+        CHECK(want.lines == 3001);
+        CHECK(want.n > 0 && want.p[want.n - 1] == '\n');
+        for (long threads = 1; threads <= 3; threads++) {
+            o.cfg.threads = threads;
+            struct out file = {0};
+            CHECK_EQ(run_file(&o, data, n, &file), 0);
+            CHECK_MSG(file.n == want.n && memcmp(file.p, want.p, want.n) == 0,
+                      "%s, %ld threads: the file's output depends on the thread count", modes[m],
+                      threads);
+            free(file.p);
+            unsigned rounds = test_quick() ? 1 : 4;
+            for (unsigned r = 0; r < rounds; r++) {
+                size_t max = r == 0 ? 7 : r == 1 ? 300 : r == 2 ? 70000 : 1 << 20;
+                struct out fed = {0};
+                CHECK_EQ(run_fed(&o, data, n, max, &fed), 0);
+                CHECK_MSG(fed.n == want.n && memcmp(fed.p, want.p, want.n) == 0,
+                          "%s, %ld threads, pieces up to %zu: fed output differs (%zu bytes, "
+                          "want %zu)",
+                          modes[m], threads, max, fed.n, want.n);
+                CHECK_EQ(fed.cut, 0);
+                free(fed.p);
+            }
+        }
+        free(want.p);
+    }
+    /* Less than the 64 KiB held back, and nothing at all. */
+    o.cfg.json = 0;
+    o.cfg.table = 0;
+    struct out a = {0}, b = {0}, c = {0};
+    CHECK_EQ(run_file(&o, data, 5000, &a), 0);
+    CHECK_EQ(run_fed(&o, data, 5000, 100, &b), 0);
+    CHECK(a.n == b.n && memcmp(a.p, b.p, a.n) == 0);
+    CHECK_EQ(run_fed(&o, data, 0, 1, &c), 0);
+    CHECK_EQ(c.n, 0);
+    free(a.p);
+    free(b.p);
+    free(c.p);
+    free(data);
+}
+
+static void test_fd_sink(void)
+{
+    size_t n;
+    char *data = log_text(500, &n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.threads = 2;
+    o.cfg.chunk = 8192;
+    o.cfg.max_line = 4096;
+    struct out want = {0};
+    CHECK_EQ(run_file(&o, data, n, &want), 0);
+    CHECK_EQ(want.cut, 0);
+    struct log_session *s = session(&o);
+    int in = memory_file(data, n), out = memfd_create("out", 0);
+    CHECK_EQ(log_session_output_fd(s, out), 0);
+    log_session_add_fd(s, in, "data");
+    CHECK_EQ(log_session_run(s), 0);
+    struct log_session_counts counts;
+    log_session_counts(s, &counts);
+    CHECK_EQ(counts.lines, 501);
+    CHECK_EQ(counts.formats[LF_COMBINED] + counts.unparsed, 501);
+    log_session_free(s);
+    off_t size = lseek(out, 0, SEEK_END);
+    char *got = malloc((size_t)size + 1);
+    CHECK(pread(out, got, (size_t)size, 0) == size);
+    CHECK_MEM(want.p, want.n, got, (size_t)size);
+    /* A closed fd is refused with a message. */
+    s = log_session_new();
+    CHECK_EQ(log_session_output_fd(s, 1000), -1);
+    CHECK(strstr(log_session_error(s), "fd 1000 is not open") != NULL);
+    log_session_free(s);
+    free(got);
+    free(want.p);
+    free(data);
+    close(in);
+    close(out);
+}
+
+struct seen {
+    int records, checked;
+    char path[64], query[64], agent[64];
+    int64_t status, bytes, ns;
+    int bytes_null, referer_null, unparsed;
+    uint64_t line;
+};
+
+static int on_records(void *ctx, struct log_values *v, const struct log_session_record *r,
+                      size_t count)
+{
+    struct seen *seen = ctx;
+    for (size_t i = 0; i < count; i++) {
+        seen->records++;
+        if (!r[i].parsed) {
+            seen->unparsed++;
+            continue;
+        }
+        if (r[i].line != 2)
+            continue;
+        seen->line = r[i].line;
+        seen->checked = strcmp(r[i].format, "combined") == 0;
+        const char *p;
+        size_t k;
+        if (log_value_part(v, &r[i], LOG_PART_PATH, &p, &k) && k < sizeof seen->path)
+            memcpy(seen->path, p, k);
+        if (log_value_part(v, &r[i], LOG_PART_QUERY, &p, &k) && k < sizeof seen->query)
+            memcpy(seen->query, p, k);
+        if (log_value_text(v, &r[i], log_record_field(&r[i], "agent"), &p, &k) &&
+            k < sizeof seen->agent)
+            memcpy(seen->agent, p, k);
+        log_value_int(v, &r[i], log_record_field(&r[i], "status"), &seen->status);
+        seen->bytes_null = !log_value_int(v, &r[i], log_record_field(&r[i], "bytes"), &seen->bytes);
+        seen->referer_null = !log_value_text(v, &r[i], log_record_field(&r[i], "referer"), &p, &k);
+        log_value_time(v, &r[i], log_record_field(&r[i], "time"), &seen->ns);
+    }
+    return 0;
+}
+
+static void test_records(void)
+{
+    const char data[] =
+        "not a log line\n"
+        "192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /caf%C3%A9/a%2Fb%20c?q=a+b%26c&d=%3D "
+        "HTTP/1.1\" 404 - \"-\" \"Mozilla \\\"x\\\"\"\n"
+        "192.0.2.1 - - [99/Feb/2026:99:99:99 +9999] \"GET / HTTP/1.1\" 200 5 \"-\" \"ua\"\n";
+    struct log_options o;
+    log_options_init(&o);
+    for (long threads = 1; threads <= 2; threads++) {
+        o.cfg.threads = threads;
+        struct log_session *s = session(&o);
+        struct seen seen;
+        memset(&seen, 0, sizeof seen);
+        log_session_records(s, on_records, &seen);
+        CHECK_EQ(log_session_feed(s, data, sizeof data - 1), 0);
+        CHECK_EQ(log_session_finish(s), 0);
+        log_session_free(s);
+        CHECK_EQ(seen.records, 3);
+        CHECK_EQ(seen.unparsed, 1);
+        CHECK_EQ(seen.line, 2);
+        CHECK(seen.checked);
+        CHECK_STR("/café/a%2Fb c", seen.path);    /* %2F kept: the engine's rule */
+        CHECK_STR("q=a b%26c&d=%3D", seen.query); /* form: + a space, %26 %3D kept */
+        CHECK_STR("Mozilla \"x\"", seen.agent);   /* the log's escapes undone */
+        CHECK_EQ(seen.status, 404);
+        CHECK(seen.bytes_null);   /* "-" */
+        CHECK(seen.referer_null); /* "-" */
+        /* 2000-10-10 20:55:36 UTC */
+        CHECK_EQ((unsigned long long)seen.ns, 971211336ull * 1000000000ull);
+    }
+    /* An invalid time is null. */
+    struct log_options d;
+    log_options_init(&d);
+    d.cfg.decode_slash = 1;
+    struct log_session *s = session(&d);
+    struct seen seen;
+    memset(&seen, 0, sizeof seen);
+    seen.ns = -1;
+    log_session_records(s, on_records, &seen);
+    CHECK_EQ(log_session_feed(s, data, sizeof data - 1), 0);
+    CHECK_EQ(log_session_finish(s), 0);
+    CHECK_STR("/café/a/b c", seen.path); /* --decode-slash */
+    log_session_free(s);
+}
+
+struct numbering {
+    uint64_t records, bad, next_line, input;
+};
+
+/* Lines numbered from 1 in each input, in order, none missing. */
+static int on_number(void *ctx, struct log_values *v, const struct log_session_record *r,
+                     size_t count)
+{
+    (void)v;
+    struct numbering *n = ctx;
+    for (size_t i = 0; i < count; i++) {
+        if (r[i].input != n->input) {
+            n->bad += r[i].input != n->input + 1 || r[i].line != 1;
+            n->input = r[i].input;
+        } else {
+            n->bad += r[i].line != n->next_line;
+        }
+        n->next_line = r[i].line + 1;
+        n->records++;
+    }
+    return 0;
+}
+
+static void test_record_order(void)
+{
+    size_t n;
+    char *data = log_text(3000, &n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.chunk = 4096;
+    for (long threads = 1; threads <= 3; threads++) {
+        o.cfg.threads = threads;
+        struct log_session *s = session(&o);
+        struct numbering seen = {0, 0, 1, 0};
+        log_session_records(s, on_number, &seen);
+        int a = memory_file(data, n), b = memory_file(data, n);
+        log_session_add_fd(s, a, "a");
+        log_session_add_fd(s, b, "b");
+        CHECK_EQ(log_session_run(s), 0);
+        CHECK_EQ(seen.records, 2 * 3001);
+        CHECK_EQ(seen.input, 1);
+        CHECK_EQ(seen.bad, 0);
+        log_session_free(s);
+        close(a);
+        close(b);
+    }
+    free(data);
+}
+
+struct w3c_seen {
+    int records, ok2, ok4;
+    int64_t ns;
+};
+
+/* W3C: the names of a record outlive the #Fields: line that gave them. */
+static int on_w3c(void *ctx, struct log_values *v, const struct log_session_record *r, size_t count)
+{
+    struct w3c_seen *seen = ctx;
+    for (size_t i = 0; i < count; i++) {
+        seen->records++;
+        const char *p;
+        size_t k;
+        if (r[i].line == 2) {
+            seen->ok2 = r[i].parsed && strcmp(r[i].format, "w3c") == 0 && r[i].nfields == 5 &&
+                        log_record_field(&r[i], "status") != NULL &&
+                        log_record_field(&r[i], "x-first") != NULL &&
+                        log_value_text(v, &r[i], log_record_field(&r[i], "path"), &p, &k) &&
+                        k == 4 && memcmp(p, "/a b", 4) == 0 &&
+                        log_value_time(v, &r[i], log_record_field(&r[i], "time"), &seen->ns);
+        }
+        if (r[i].line == 4) {
+            seen->ok4 = r[i].parsed && log_record_field(&r[i], "status") == NULL &&
+                        log_record_field(&r[i], "x-other") != NULL &&
+                        log_value_part(v, &r[i], LOG_PART_PATH, &p, &k) && k == 4 &&
+                        memcmp(p, "/c\xc3\xa9", 4) == 0 && /* %u00e9 decoded in W3C */
+                        log_value_part(v, &r[i], LOG_PART_QUERY, &p, &k) && k == 3 &&
+                        memcmp(p, "x=1", 3) == 0;
+        }
+    }
+    return 0;
+}
+
+static void test_w3c_records(void)
+{
+    const char data[] = "#Fields: date time cs-uri-stem sc-status x-first\n"
+                        "2026-03-14 06:00:00 /a%20b 200 1\n"
+                        "#Fields: date time cs-uri-stem cs-uri-query x-other\n"
+                        "2026-03-14 06:00:01 /c%u00e9 x=1 2\n";
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.format = LF_W3C;
+    struct log_session *s = session(&o);
+    struct w3c_seen seen;
+    memset(&seen, 0, sizeof seen);
+    log_session_records(s, on_w3c, &seen);
+    log_session_feed(s, data, sizeof data - 1);
+    CHECK_EQ(log_session_finish(s), 0);
+    CHECK_EQ(seen.records, 4);
+    CHECK(seen.ok2);
+    CHECK(seen.ok4);
+    CHECK_EQ((unsigned long long)seen.ns, 1773468000ull * 1000000000ull);
+    log_session_free(s);
+}
+
+static int times_invalid;
+static int on_time(void *ctx, struct log_values *v, const struct log_session_record *r,
+                   size_t count)
+{
+    (void)ctx;
+    for (size_t i = 0; i < count; i++) {
+        int64_t ns;
+        if (r[i].parsed && !log_value_time(v, &r[i], log_record_field(&r[i], "time"), &ns))
+            times_invalid++;
+    }
+    return 0;
+}
+
+static void test_invalid_time(void)
+{
+    const char data[] = "192.0.2.1 - - [99/Feb/2026:99:99:99 +9999] \"GET / HTTP/1.1\" 200 5 "
+                        "\"-\" \"ua\"\n"
+                        "192.0.2.1 - - [29/Feb/2025:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 "
+                        "\"-\" \"ua\"\n"
+                        "192.0.2.1 - - [29/Feb/2024:10:00:00 +0000] \"GET / HTTP/1.1\" 200 5 "
+                        "\"-\" \"ua\"\n";
+    struct log_options o;
+    log_options_init(&o);
+    struct log_session *s = session(&o);
+    log_session_records(s, on_time, NULL);
+    log_session_feed(s, data, sizeof data - 1);
+    CHECK_EQ(log_session_finish(s), 0);
+    CHECK_EQ(times_invalid, 2); /* day 99; 2025 is no leap year; 2024 is */
+    log_session_free(s);
+}
+
+static void test_errors(void)
+{
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.json = 1;
+    o.cfg.table = 'c';
+    struct log_session *s = log_session_new();
+    CHECK_EQ(log_session_configure(s, &o), -1);
+    CHECK_STR("pct logs: --json cannot be combined with --tsv or --csv", log_session_error(s));
+    log_options_init(&o);
+    o.log_format = "$a$b";
+    CHECK_EQ(log_session_configure(s, &o), -1);
+    CHECK(strncmp(log_session_error(s), "pct logs: --log-format: ", 24) == 0);
+    /* No output: an error, not a crash. */
+    log_options_init(&o);
+    CHECK_EQ(log_session_configure(s, &o), 0);
+    log_session_add_file(s, "/nonexistent");
+    CHECK_EQ(log_session_run(s), -1);
+    CHECK(strstr(log_session_error(s), "no output") != NULL);
+    log_session_free(s);
+    /* A callback that fails stops the run; the lines before it are out. */
+    size_t n;
+    char *data = log_text(3000, &n);
+    for (long threads = 1; threads <= 2; threads++) {
+        o.cfg.threads = threads;
+        o.cfg.chunk = 4096;
+        s = session(&o);
+        struct out out = {0};
+        out.fail_after = 3;
+        log_session_output_callback(s, collect, &out);
+        int fd = memory_file(data, n);
+        log_session_add_fd(s, fd, "data");
+        CHECK_EQ(log_session_run(s), -1);
+        CHECK_MSG(strstr(log_session_error(s), "output callback failed (7)") != NULL, "%s",
+                  log_session_error(s));
+        CHECK_EQ(out.calls, 3);
+        CHECK_EQ(out.cut, 0);
+        log_session_free(s);
+        close(fd);
+        free(out.p);
+        /* Fed: feed says the run stopped. */
+        s = session(&o);
+        struct out fed = {0};
+        fed.fail_after = 1;
+        log_session_output_callback(s, collect, &fed);
+        /* Fed on after the run stopped (more than the socket holds): feed
+         * fails. */
+        int status = 0;
+        for (int round = 0; round < 64 && status == 0; round++)
+            for (size_t at = 0; at < n && status == 0; at += 1000)
+                status = log_session_feed(s, data + at, n - at < 1000 ? n - at : 1000);
+        CHECK_EQ(status, -1);
+        CHECK_MSG(strstr(log_session_error(s), "output callback failed") != NULL, "%s",
+                  log_session_error(s));
+        CHECK_EQ(log_session_finish(s), -1);
+        CHECK(strstr(log_session_error(s), "output callback failed") != NULL);
+        log_session_free(s);
+        free(fed.p);
+    }
+    /* A missing file: a fault, said, and the run goes on. */
+    log_options_init(&o);
+    s = session(&o);
+    struct out out = {0};
+    log_session_output_callback(s, collect, &out);
+    log_session_add_file(s, "/nonexistent/x");
+    int fd = memory_file(data, 1000);
+    log_session_add_fd(s, fd, "data");
+    CHECK_EQ(log_session_run(s), LOG_SESSION_FAULT);
+    CHECK(out.n > 0);
+    log_session_free(s);
+    close(fd);
+    free(out.p);
+    free(data);
+}
+
+struct parallel {
+    const struct log_options *o;
+    const char *data;
+    size_t n;
+    struct out out;
+    int status;
+};
+
+static void *parallel_run(void *arg)
+{
+    struct parallel *p = arg;
+    p->status = 0;
+    for (int i = 0; i < 20 && p->status == 0; i++) {
+        struct out o = {0};
+        p->status = run_file(p->o, p->data, p->n, &o);
+        if (i == 0)
+            p->out = o;
+        else if (o.n != p->out.n || memcmp(o.p, p->out.p, o.n) != 0)
+            p->status = 99;
+        if (i > 0)
+            free(o.p);
+    }
+    return NULL;
+}
+
+static void test_parallel(void)
+{
+    size_t n;
+    char *data = log_text(2000, &n);
+    /* Different options in each: the --fields table, a custom format (its
+     * template), the format found last. */
+    struct log_options a, b;
+    log_options_init(&a);
+    a.cfg.table = 'c';
+    a.fields = "status,path,agent";
+    a.cfg.threads = 2;
+    log_options_init(&b);
+    b.cfg.json = 1;
+    b.log_format = "$remote_addr - $remote_user [$time_local] \"$request\" $status";
+    b.cfg.threads = 2;
+    struct out alone_a = {0}, alone_b = {0};
+    CHECK_EQ(run_file(&a, data, n, &alone_a), 0);
+    CHECK_EQ(run_file(&b, data, n, &alone_b), 0);
+    CHECK(alone_a.n > 0 && alone_b.n > 0);
+    struct parallel pa = {&a, data, n, {0}, 0}, pb = {&b, data, n, {0}, 0};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, parallel_run, &pa);
+    pthread_create(&tb, NULL, parallel_run, &pb);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECK_EQ(pa.status, 0);
+    CHECK_EQ(pb.status, 0);
+    CHECK_MEM(alone_a.p, alone_a.n, pa.out.p, pa.out.n);
+    CHECK_MEM(alone_b.p, alone_b.n, pb.out.p, pb.out.n);
+    free(alone_a.p);
+    free(alone_b.p);
+    free(pa.out.p);
+    free(pb.out.p);
+    free(data);
+}
+
+int main(void)
+{
+    if (getenv("PCT_SEED") != NULL && getenv("PCT_TEST_SEED") == NULL)
+        setenv("PCT_TEST_SEED", getenv("PCT_SEED"), 1);
+    test_seed("test_log_session");
+    test_feed();
+    test_fd_sink();
+    test_records();
+    test_invalid_time();
+    test_w3c_records();
+    test_record_order();
+    test_errors();
+    test_parallel();
+    return check_done();
+}
