@@ -80,6 +80,34 @@ void log_options_init(struct log_options *o)
     o->cfg.max_line = LOG_DEFAULT_MAX_LINE;
 }
 
+int log_options_format(struct log_options *o, const char *name)
+{
+    /* As the CLI's --format (log_options.c). */
+    struct log_config *cfg = &o->cfg;
+    if (strcmp(name, "combined") == 0)
+        cfg->format = FMT_COMBINED;
+    else if (strcmp(name, "common") == 0)
+        cfg->format = FMT_COMMON;
+    else if (strcmp(name, "w3c") == 0 || strcmp(name, "iis") == 0)
+        cfg->format = FMT_W3C;
+    else if (strcmp(name, "auto") == 0)
+        cfg->format = FMT_AUTO;
+    else if ((cfg->record_format = log_format_by_name(name)) >= 0)
+        cfg->format = FMT_RECORD;
+    else
+        return -1;
+    return 0;
+}
+
+int log_options_field(struct log_options *o, size_t n)
+{
+    if (n < 1 || n > LOG_MAX_FIELDS)
+        return -1;
+    o->cfg.field = n;
+    o->cfg.format = FMT_FIELD;
+    return 0;
+}
+
 struct log_session *log_session_new(void)
 {
     struct log_session *s = calloc(1, sizeof *s);
