@@ -179,11 +179,37 @@ static void line(struct walk *k, const char *name, const struct log_session_reco
               decode_bytes(k->w, span_of(r->text, r->text + r->text_len), &k->w->ctx->keep_all, 0));
 }
 
+/* --field N: {"path":...,"query":[...],"line":...} of the line's field N
+ * (as process_line writes it), or {"unparsed": line}. */
+static void field_line(struct walk *k, const struct log_session_record *r)
+{
+    struct span f[LOG_MAX_FIELDS + 1];
+    size_t want = k->w->ctx->cfg.field;
+    int count = split_fields(r->text, r->text_len, f, LOG_MAX_FIELDS);
+    if (count < 0 || (size_t)count < want || want < 1 || want > LOG_MAX_FIELDS) {
+        line(k, "unparsed", r);
+        return;
+    }
+    struct span u = f[want - 1];
+    const char *q = memchr(u.p, '?', u.n);
+    key_str(k, "path");
+    emit_span(k, LOG_JSON_STRING,
+              decode_bytes(k->w, span_of(u.p, q != NULL ? q : u.p + u.n), path_keep(k->w),
+                           path_flags(k->w)));
+    key_str(k, "query");
+    query(k, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p));
+    line(k, "line", r);
+}
+
 int log_record_json(struct log_values *v, const struct log_session_record *r, log_json_fn fn,
                     void *ctx)
 {
     struct walk k = {v, &v->w, fn, ctx, 0};
     v->w.w3c = strcmp(r->format, "w3c") == 0; /* as log_values.c */
+    if (v->w.ctx->cfg.format == FMT_FIELD) {
+        field_line(&k, r); /* the line's field N, whatever a parser made of it */
+        return k.status;
+    }
     if (!r->parsed) {
         line(&k, strcmp(r->format, "directive") == 0 ? "directive" : "unparsed", r);
         return k.status;

@@ -496,7 +496,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_XDECREF(path);
         return NULL;
     }
-    rd->own_fd = own ? fd : -1;
+    rd->own_fd = -1; /* taken below, once the reader exists */
     pthread_mutex_init(&rd->lock, NULL);
     pthread_cond_init(&rd->changed, NULL);
     pthread_mutex_init(&rd->msgs.lock, NULL);
@@ -533,6 +533,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         Py_DECREF(rd);
         return NULL;
     }
+    rd->own_fd = own ? fd : -1;
     return (PyObject *)rd;
 }
 
