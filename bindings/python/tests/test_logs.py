@@ -9,6 +9,7 @@ import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import threading
 
@@ -291,3 +292,27 @@ def test_formats():
     for name, aliases, _ in rows:
         for alias in filter(None, aliases.split(",")):
             pct.logs.read(os.devnull, format=alias).close()
+
+
+def test_signal_while_waiting():
+    """A reader waiting on an idle pipe still runs signal handlers (Ctrl-C
+    reaches it), and closing it stops the engine on the idle pipe."""
+    r, w = os.pipe()
+    before = os_threads()
+    with os.fdopen(r, "rb") as f:
+        it = pct.logs.read(f)
+
+        def alarm(signum, frame):
+            raise TimeoutError("alarm")
+
+        old = signal.signal(signal.SIGALRM, alarm)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            with pytest.raises(TimeoutError):
+                next(it)  # nothing comes
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        it.close()
+    os.close(w)
+    assert os_threads() == before
