@@ -362,6 +362,7 @@ typedef struct {
     struct messages msgs;
     struct key_entry keys[KEY_CACHE];
     PyObject *weakrefs;
+    int forked; /* in a child process: the run's thread is not here */
 } Reader;
 
 /* Keeps the first exception (the callback's or file.read's). GIL held. */
@@ -463,6 +464,8 @@ static void reader_join(Reader *rd)
  * queued. */
 static void reader_stop(Reader *rd)
 {
+    if (rd->forked)
+        return;
     if (rd->started && !rd->joined) {
         pthread_mutex_lock(&rd->lock);
         atomic_store(&rd->closing, 1);
@@ -546,11 +549,14 @@ static void reader_dealloc(Reader *rd)
         Py_CLEAR(rd->exc[i]);
     Py_CLEAR(rd->file);
     keys_clear(rd->keys);
-    log_session_free(rd->s);
+    if (!rd->forked) /* else mid-run, its threads gone: left as it is */
+        log_session_free(rd->s);
     free(rd->msgs.text);
-    pthread_mutex_destroy(&rd->lock);
-    pthread_cond_destroy(&rd->changed);
-    pthread_mutex_destroy(&rd->msgs.lock);
+    if (!rd->forked) { /* else possibly held by the parent's threads when it forked */
+        pthread_mutex_destroy(&rd->lock);
+        pthread_cond_destroy(&rd->changed);
+        pthread_mutex_destroy(&rd->msgs.lock);
+    }
     Py_TYPE(rd)->tp_free((PyObject *)rd);
 }
 
@@ -614,6 +620,11 @@ static PyObject *reader_close(Reader *rd, PyObject *unused)
 static PyObject *reader_result(Reader *rd, PyObject *unused)
 {
     (void)unused;
+    if (rd->forked) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "pct.logs: a reader started before fork() cannot go on in the child");
+        return NULL;
+    }
     if (!rd->joined) {
         PyErr_SetString(PyExc_RuntimeError, "the run has not finished");
         return NULL;
@@ -622,6 +633,19 @@ static PyObject *reader_result(Reader *rd, PyObject *unused)
     if (m == NULL)
         return NULL;
     return Py_BuildValue("(iN)", exit_status(rd->result), m);
+}
+
+/* In a child after fork(): the run's thread stayed in the parent. The
+ * reader ends (StopIteration) and frees nothing of the run. */
+static PyObject *reader_forget(Reader *rd, PyObject *unused)
+{
+    (void)unused;
+    rd->forked = 1;
+    rd->finished = 1;
+    rd->joined = 1;
+    rd->own_fd = -1;
+    rd->count = 0; /* the batches' references are the parent's too: leaked */
+    Py_RETURN_NONE;
 }
 
 static PyObject *reader_running(Reader *rd, PyObject *unused)
@@ -635,6 +659,8 @@ static PyMethodDef reader_methods[] = {
      "Stops the run (at a line's end) and joins its thread; what is queued is dropped."},
     {"result", (PyCFunction)reader_result, METH_NOARGS,
      "(returncode, message) of the finished run: pct logs' exit status and messages."},
+    {"_after_fork", (PyCFunction)reader_forget, METH_NOARGS,
+     "In a child process after fork(): the reader ends, its run left alone."},
     {"running", (PyCFunction)reader_running, METH_NOARGS,
      "True while the run's thread has not been joined."},
     {NULL, NULL, 0, NULL},

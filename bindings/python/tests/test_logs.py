@@ -316,3 +316,26 @@ def test_signal_while_waiting():
         it.close()
     os.close(w)
     assert os_threads() == before
+
+
+def test_fork_with_a_reader(tmp_path, rng):
+    """A child forked while a reader runs: its copy of the reader raises
+    RuntimeError instead of waiting for a thread the child does not have;
+    the parent's reader goes on."""
+    p = tmp_path / "f.log"
+    p.write_bytes(combined_lines(rng, 30000))
+    it = pct.logs.read(str(p))
+    first = next(it)
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            for _ in it:
+                pass
+        except RuntimeError:
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert [first] + list(it) == cli_records(str(p))

@@ -115,6 +115,16 @@ def _close_all():
         reader.close()
 
 
+def _forget_all():
+    # a child process after fork() has none of the readers' threads
+    for reader in list(_live):
+        reader._after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_all)
+
+
 def _reader(path_or_file, opts):
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         path = os.fspath(path_or_file)
