@@ -228,6 +228,7 @@ static void test_fd_sink(void)
     struct log_session_counts counts;
     log_session_counts(s, &counts);
     CHECK_EQ(counts.lines, 501);
+    CHECK_EQ(counts.formats[LF_COMBINED] + counts.unparsed, 501);
     log_session_free(s);
     off_t size = lseek(out, 0, SEEK_END);
     char *got = malloc((size_t)size + 1);
@@ -420,7 +421,7 @@ static void test_w3c_records(void)
                         "2026-03-14 06:00:01 /c%u00e9 x=1 2\n";
     struct log_options o;
     log_options_init(&o);
-    o.cfg.format = FMT_W3C;
+    o.cfg.format = LF_W3C;
     struct log_session *s = session(&o);
     struct w3c_seen seen;
     memset(&seen, 0, sizeof seen);

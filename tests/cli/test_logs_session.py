@@ -196,6 +196,20 @@ def wait_caught(pid, sig):
     return False
 
 
+def wait_delivered(pid, sig):
+    """Waits until sig is no longer pending for process pid (SigPnd and
+    ShdPnd in /proc/PID/status), at most 20 s."""
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                pending = [int(l.split()[1], 16) for l in f if l.startswith(("SigPnd:", "ShdPnd:"))]
+        except OSError:
+            return
+        if not any(p >> (sig - 1) & 1 for p in pending):
+            return
+        time.sleep(0.01)
+
+
 def test_signals():
     tmp = tempfile.mkdtemp()
     try:
@@ -221,6 +235,41 @@ def test_signals():
                 check(name + " (stopped early)", len(out) < len(full), "%d bytes" % len(out))
                 check(name + " (message)", err == b"pct logs: interrupted (%s)\n" % sig.name.encode(),
                       short(err))
+        # In the middle of a line longer than --max-line, streamed through:
+        # the line is ended where it stopped.
+        huge = os.path.join(tmp, "huge.log")
+        with open(huge, "wb") as f:
+            f.write(b"/" + b"a" * (64 << 20) + b"\n")
+        for args, end in [([], b"\n"), (["--json"], b'"}\n')]:
+            proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "1"] + args + [huge],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            first = proc.stdout.read(1 << 16)
+            proc.send_signal(signal.SIGINT)
+            rest, err = proc.communicate(timeout=600)
+            out = first + rest
+            name = "SIGINT in a long line %s" % " ".join(args)
+            check(name + " (exit 130)", proc.returncode == 130, "exit %d" % proc.returncode)
+            check(name + " (one line, ended)", out.endswith(end) and out.count(b"\n") == 1, short(out[-60:]))
+            check(name + " (cut short)", len(out) < (64 << 20), "%d bytes" % len(out))
+        # Output to a reader that does not read: the first signal waits for
+        # the write, a second one stops at once.
+        if os.path.exists("/proc/self/status") and not WRAPPER:
+            proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "1", path],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            check("SIGINT handler seen in /proc", wait_caught(proc.pid, signal.SIGINT))
+            proc.send_signal(signal.SIGINT)
+            wait_delivered(proc.pid, signal.SIGINT)  # two at once would be one
+            proc.send_signal(signal.SIGINT)
+            try:
+                code = proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = proc.wait()
+                check("second SIGINT (stops)", False, "still running after 20 s")
+            check("second SIGINT (killed by it, or done after the first)", code in (-signal.SIGINT, 130),
+                  "exit %d" % code)
+            proc.stdout.close()
+            proc.stderr.close()
         # An idle pipe (`tail -f log | pct logs`): the interrupt does not
         # wait for the next line, before the first byte or after some lines.
         some = log_lines(5)
@@ -327,6 +376,13 @@ def test_names():
             f.write(b"x" * (1 << 20) + b"\n")  # longer than a read: reported
         result = run(["--max-line", "4k", evil])
         check("name, note (one line, escaped)",
+              result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr and b"\\x1b[31m" in result.stderr,
+              short(result.stderr))
+        # A W3C header too wide to use, reported with the name.
+        with open(evil, "wb") as f:
+            f.write(b"#Fields: " + b" ".join(b"x-c%d" % i for i in range(300)) + b"\n" + b"1 " * 300 + b"\n")
+        result = run(["--format", "w3c", evil])
+        check("name, W3C header (one line, escaped)",
               result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr and b"\\x1b[31m" in result.stderr,
               short(result.stderr))
         # A C1 control (U+009B, a CSI on some terminals) too.

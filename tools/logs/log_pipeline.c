@@ -402,6 +402,8 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     struct worker *w = &pl->inline_worker;
     struct buf *c = &pl->carry;
     drain(pl);
+    if (pipeline_stopped(pl))
+        return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
     log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
                    (unsigned long long)number, cfg->max_line);
@@ -538,6 +540,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
     struct input_format is;
     memset(&is, 0, sizeof is);
     is.fmt = pl->ctx->cfg.format;
+    is.name = in->name;
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     int eof = 0;
@@ -550,6 +553,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (long_line)
             eof = stream_long_line(pl, in, NULL) || eof;
     }
+    pl->run.failed |= is.too_wide > 0;
 }
 
 /* A regular file of plain text with several threads (process_file). The
@@ -727,14 +731,14 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     pthread_mutex_unlock(&fr->turn_lock);
     if (settled) {
         job->fmt = fr->is.fmt;
-        job->layout = fr->is.layout;
+        job->layout.count = 0; /* not W3C: no layout (8 KiB not copied) */
         return;
     }
     if (b->len > 0)
         input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
     pthread_mutex_lock(&fr->turn_lock);
     fr->format_turn++;
-    fr->format_settled = fr->is.detected && fr->is.fmt != FMT_W3C;
+    fr->format_settled = fr->is.detected && fr->is.fmt != LF_W3C;
     pthread_cond_broadcast(&fr->turn_moved);
     pthread_mutex_unlock(&fr->turn_lock);
 }
@@ -923,6 +927,7 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     fr.in = in;
     fr.block = pl->ctx->cfg.chunk;
     fr.is.fmt = pl->ctx->cfg.format;
+    fr.is.name = in->name;
     pthread_mutex_init(&fr.claim_lock, NULL);
     pthread_mutex_init(&fr.turn_lock, NULL);
     pthread_cond_init(&fr.turn_moved, NULL);
@@ -960,6 +965,7 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
+    pl->run.failed |= fr.is.too_wide > 0;
     return 0;
 }
 

@@ -41,7 +41,7 @@ struct log_session;
  * code reads as cfg->...) and the two that are text to compile. */
 struct log_options {
     struct log_config cfg;
-    const char *log_format; /* --log-format, or NULL; sets cfg.format (FMT_RECORD) */
+    const char *log_format; /* --log-format, or NULL; sets cfg.format (LF_CUSTOM) */
     const char *fields;     /* --fields (TSV/CSV columns), or NULL: the default */
 };
 
@@ -104,7 +104,8 @@ enum log_value_kind { /* = enum field_kind of log_record.h */
     LOG_KIND_PATH,
     LOG_KIND_QUERY,
     LOG_KIND_REFERER,
-    LOG_KIND_LIST
+    LOG_KIND_LIST,
+    LOG_KIND_LITERAL /* a JSON line's number, true or false, as written */
 };
 
 struct log_session_field {
@@ -250,6 +251,7 @@ void log_session_messages(struct log_session *s, log_message_fn fn, void *ctx);
 /* ------------------------------------------------------------------ counts */
 struct log_session_counts {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
+    uint64_t formats[LF_COUNT]; /* lines parsed, per format id (log_format_name) */
 };
 void log_session_counts(const struct log_session *s, struct log_session_counts *c);
 /* --stats: the report the CLI prints, on stderr. */

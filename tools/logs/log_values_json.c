@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "log_field_text.h"
-#include "log_format.h"
+#include "fmt_access.h"
+#include "fmt_w3c.h"
 #include "log_time.h"
 #include "log_values.h"
 
@@ -206,7 +207,7 @@ int log_record_json(struct log_values *v, const struct log_session_record *r, lo
 {
     struct walk k = {v, &v->w, fn, ctx, 0};
     v->w.w3c = strcmp(r->format, "w3c") == 0; /* as log_values.c */
-    if (v->w.ctx->cfg.format == FMT_FIELD) {
+    if (v->w.ctx->cfg.format == LF_FIELD) {
         field_line(&k, r); /* the line's field N, whatever a parser made of it */
         return k.status;
     }
@@ -259,6 +260,10 @@ int log_record_json(struct log_values *v, const struct log_session_record *r, lo
         case K_NUMBER:
             key(&k, f->name, "");
             number(&k, f);
+            break;
+        case K_LITERAL: /* checked as JSON by fmt_json.c */
+            key(&k, f->name, "");
+            emit_span(&k, LOG_JSON_LITERAL, f->v);
             break;
         case K_REFERER:
             key(&k, f->name, "");

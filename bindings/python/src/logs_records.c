@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log_formats.h"
+#include "log_format_registry.h"
 #include "log_options.h"
 #include "log_session.h"
 #include "logs_records.h"
@@ -768,8 +768,29 @@ done:
     return out;
 }
 
+/* "a,b" as ("a", "b"); NULL: (). */
+static PyObject *aliases_tuple(const char *text)
+{
+    PyObject *list = PyList_New(0);
+    for (const char *p = text; list != NULL && p != NULL && *p != '\0';) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        PyObject *name = n > 0 ? PyUnicode_FromStringAndSize(p, (Py_ssize_t)n) : NULL;
+        if (n > 0 && (name == NULL || PyList_Append(list, name) != 0))
+            Py_CLEAR(list);
+        Py_XDECREF(name);
+        p = comma != NULL ? comma + 1 : NULL;
+    }
+    if (list == NULL)
+        return NULL;
+    PyObject *t = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return t;
+}
+
 /* log_formats() -> ((name, (alias, ...), description), ...): the log
- * engine's format registry, in its order (what --list-formats writes). */
+ * engine's format registry, the formats --format takes, in its order (what
+ * `pct logs --list-formats` writes). */
 static PyObject *log_formats(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -778,9 +799,12 @@ static PyObject *log_formats(PyObject *self, PyObject *unused)
     if (rows == NULL)
         return NULL;
     for (int id = 0; id < LF_COUNT; id++) {
-        if (id == LF_CUSTOM)
-            continue; /* --log-format, not a name --format takes */
-        PyObject *row = Py_BuildValue("(s()s)", log_format_name(id), "");
+        const struct log_format_def *d = log_format_def(id);
+        if (d == NULL || log_format_by_name(d->name) != id)
+            continue; /* not a name --format takes (--log-format's "custom") */
+        PyObject *names = aliases_tuple(d->aliases);
+        PyObject *row =
+            names != NULL ? Py_BuildValue("(sNs)", d->name, names, d->description) : NULL;
         if (row == NULL || PyList_Append(rows, row) != 0) {
             Py_XDECREF(row);
             Py_DECREF(rows);
