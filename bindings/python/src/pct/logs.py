@@ -194,7 +194,8 @@ def read(path_or_file, format="auto", **options):
     a path nor a file object, TypeError/ValueError for bad options. While
     iterating: LogError when the engine fails (a truncated or corrupt file,
     a read error), after the records before the fault; an exception raised
-    by a file object's read() as it is.
+    by a file object's read() as it is, after the records decoded by then
+    (the run is stopped at a line's end: no cut line is yielded).
     """
     opts = _options(format, options)
     reader = _reader(path_or_file, opts)
