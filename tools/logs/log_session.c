@@ -82,6 +82,26 @@ void log_options_init(struct log_options *o)
     o->cfg.max_line = LOG_DEFAULT_MAX_LINE;
 }
 
+int log_options_format(struct log_options *o, const char *name)
+{
+    /* As the CLI's --format (log_options.c): "auto", or a registry name or
+     * alias. */
+    int id = strcmp(name, "auto") == 0 ? LF_AUTO : log_format_by_name(name);
+    if (id == -1)
+        return -1;
+    o->cfg.format = id;
+    return 0;
+}
+
+int log_options_field(struct log_options *o, size_t n)
+{
+    if (n < 1 || n > LOG_MAX_FIELDS)
+        return -1;
+    o->cfg.field = n;
+    o->cfg.format = LF_FIELD;
+    return 0;
+}
+
 struct log_session *log_session_new(void)
 {
     struct log_session *s = calloc(1, sizeof *s);
