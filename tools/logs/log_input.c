@@ -362,7 +362,8 @@ static int open_fd(struct log_input *in)
 
 int log_input_ready(const struct log_input *in)
 {
-    return in->head_pos < in->head.len || in->eof || fd_ready(in->fd);
+    return in->head_pos < in->head.len || in->small_pos < in->small_len || in->eof ||
+           fd_ready(in->fd);
 }
 
 /* Plain text: what is left of the head, then the file. */
@@ -432,6 +433,8 @@ void log_input_continue_at(struct log_input *in, uint64_t offset)
     in->head_pos = in->head.len;
     in->eof = 0;
     in->text_pos = offset - in->start;
+    in->in_nul = 0;
+    in->nul_held = in->small_pos = in->small_len = 0;
 }
 
 int log_input_close(struct log_input *in)
