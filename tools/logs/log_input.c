@@ -168,8 +168,9 @@ const char *log_input_magic(const unsigned char *p, size_t n)
 
 /* Text logs hold few control bytes (an escape sequence in a user agent, a
  * stray byte), random or binary data about one in ten. NULs do not count:
- * long runs are holes, taken out of text (drop_holes), short ones escaped. A short input
- * proves nothing either way: it is read as text, its control bytes escaped. */
+ * long runs are holes, taken out of text (drop_holes), short ones escaped.
+ * A short input proves nothing either way: it is read as text, its control
+ * bytes escaped. */
 static int looks_binary(const char *p, size_t n)
 {
     size_t controls = 0, nuls = 0;
