@@ -29,6 +29,7 @@
 
 #include "log_input.h"
 #include "log_pipeline.h"
+#include "log_writer.h"
 #include "log_prefetch.h"
 
 int pipeline_stopped(struct pipeline *pl)
@@ -86,8 +87,22 @@ static int wait_readable(struct pipeline *pl, int fd)
 
 /* Writes a decoded chunk, or hands its records to the record callback, in
  * its turn; nothing once the run has stopped. */
+/* The notice for lines longer than --max-line that a chunk held whole (as
+ * stream_long_line gives for one it streams). */
+static void note_long_lines(const struct pipeline *pl, const struct log_input *in,
+                            const struct chunk_job *job)
+{
+    if (job->st.long_lines == 0 || in == NULL)
+        return;
+    unsigned long long number = pl->run.total.lines - pl->file_first_line + job->long_first;
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded%s",
+                   number, pl->ctx->cfg.max_line,
+                   job->st.long_lines > 1 ? " (and more lines after it)" : "");
+}
+
 static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs)
 {
+    note_long_lines(pl, pl->run.current, job);
     say_notes(pl);
     if (pipeline_stopped(pl))
         return;
@@ -103,6 +118,7 @@ static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_r
         }
     } else {
         pipeline_emit(pl, job->out.data, job->out.len, job->st.lines);
+        chunk_job_written(job, pl->ctx->cfg.chunk);
     }
     add_stats(&pl->run.total, &job->st);
 }
@@ -354,24 +370,19 @@ static size_t utf8_unfinished_tail(const char *p, size_t n)
     return 0;
 }
 
-/* Writes text of a long line as an unparsed line is written. */
-static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p, size_t n)
+/* Writes what the run's writer makes of a long line's start, piece or end
+ * (log_writer.h): piece: p[0..n), else NULL. */
+static void put_long_piece(struct pipeline *pl, struct worker *w, void (*part)(struct worker *w),
+                           const char *p, size_t n)
 {
-    const struct log_config *cfg = &pl->ctx->cfg;
-    if (cfg->raw && !cfg->json) {
-        pipeline_emit(pl, p, n, 0);
-        return;
-    }
     struct buf *o = &pl->long_out;
     o->len = 0;
-    buf_reserve(o, 6 * n + 16);
+    buf_reserve(o, LOG_LONG_PIECE_ROOM(n) + 1024);
     w->out = o;
-    if (cfg->json && has_high_bytes(p, n)) {
-        size_t len = repair_utf8(w, p, n);
-        put_mode(w, w->scratch.data, len, ESC_JSON);
-    } else {
-        put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
-    }
+    if (part != NULL)
+        part(w);
+    else
+        pl->ctx->writer->long_piece(w, p, n);
     pipeline_emit(pl, o->data, o->len, 0);
 }
 
@@ -388,7 +399,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     if (pipeline_stopped(pl))
         return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
-    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded",
                    (unsigned long long)number, cfg->max_line);
     say_notes(pl);
     int records = pl->records != NULL;
@@ -409,8 +420,9 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     pl->run.total.lines++;
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
-    if (cfg->json && !records)
-        pipeline_emit(pl, "{\"unparsed\":\"", 13, 0);
+    const struct log_writer *wr = pl->ctx->writer;
+    if (!records)
+        put_long_piece(pl, w, wr->long_start, NULL, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -420,7 +432,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
             text--; /* CRLF: the CR is part of the terminator */
         size_t keep = nl != NULL || eof ? 0 : utf8_unfinished_tail(c->data, text);
         if (!records)
-            put_long_piece(pl, w, c->data, text - keep);
+            put_long_piece(pl, w, NULL, c->data, text - keep);
         pl->run.total.bytes += text - keep;
         /* Stopped (an interrupt): the line is ended here, so that the
          * output still ends with a whole line. */
@@ -428,12 +440,10 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
         if (nl != NULL || eof || stop) {
             if (records) {
                 /* nothing written */
-            } else if (stop && nl == NULL && !eof) {
-                pipeline_emit(pl, cfg->json ? "\"}\n" : "\n", cfg->json ? 3 : 1, 1);
             } else {
-                if (cfg->json)
-                    pipeline_emit(pl, "\"}", 2, 0);
-                pipeline_emit(pl, c->data + text, end - text, 0);
+                put_long_piece(pl, w, wr->long_end, NULL, 0);
+                if (wr->keeps_line_ending && !(stop && nl == NULL && !eof))
+                    pipeline_emit(pl, c->data + text, end - text, 0);
                 pipeline_emit(pl, "\n", 1, 1);
             }
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
