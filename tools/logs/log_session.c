@@ -329,7 +329,7 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
     if (ctx->cfg.header && pl->sink != NULL) {
         char header[2048];
         pipeline_emit(pl, header,
-                      table_header(&s->table, header, sizeof header, ctx->cfg.table == 'c'), 0);
+                      table_header(&s->table, header, sizeof header, ctx->cfg.table == 'c'), 1);
     }
     pipeline_inputs(pl, inputs, count);
     pipeline_stop(pl);
