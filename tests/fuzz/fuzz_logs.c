@@ -7,10 +7,16 @@
  *      and chunk size (bytes 3, 4)
  * each through log_session_finish into the callback sink; both outputs
  * pass logs_fuzz_check (lines, sink, json, columns, control, hash) and are
- * the same bytes with the same status (same). */
+ * the same bytes with the same status (same). With byte 6 bit 4, a third
+ * run with run 1's options hands records to a callback instead (records):
+ * one per input line, numbered from 1, its text the line's (without the
+ * newline, or CR LF); the value functions run on every field and request part and
+ * give UTF-8 unless --bytes (values). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "json_strict.h"
 #include "log_session.h"
 #include "logs_fuzz.h"
 
@@ -22,6 +28,101 @@ static uint32_t next(uint32_t *x)
     *x ^= *x >> 17;
     *x ^= *x << 5;
     return *x;
+}
+
+/* What the record callback saw, against the text fed. */
+struct records {
+    const struct logs_fuzz_opts *o;
+    const uint8_t *text;
+    size_t n, at; /* where the next record's line starts */
+    uint64_t count;
+};
+
+/* A value given by a value function: valid UTF-8 unless --bytes. */
+static void check_value(struct records *rs, const struct log_session_record *r, const char *what,
+                        const char *p, size_t n)
+{
+    if (!rs->o->bytes && json_strict_utf8_end(p, n) != n)
+        logs_fuzz_violation(rs->o, "values",
+                            "record of line %llu: %s is not UTF-8 at byte %zu (%zu bytes)",
+                            (unsigned long long)r->line, what, json_strict_utf8_end(p, n), n);
+}
+
+/* Each record is the next input line: its number, its text (without the
+ * newline; a line longer than --max-line: its first max-line bytes); every
+ * value function runs on every field and part. */
+static int on_records(void *ctx, struct log_values *v, const struct log_session_record *r,
+                      size_t count)
+{
+    struct records *rs = ctx;
+    for (size_t i = 0; i < count; i++, r++) {
+        rs->count++;
+        if (r->input != 0 || r->line != rs->count)
+            logs_fuzz_violation(rs->o, "records", "record %llu: input %llu line %llu",
+                                (unsigned long long)rs->count, (unsigned long long)r->input,
+                                (unsigned long long)r->line);
+        if (rs->at < rs->n) {
+            const uint8_t *line = rs->text + rs->at;
+            const uint8_t *nl = memchr(line, '\n', rs->n - rs->at);
+            size_t len = nl != NULL ? (size_t)(nl - line) : rs->n - rs->at;
+            rs->at += len + (nl != NULL);
+            /* The CR of a CR LF belongs to the line's end, as in line output
+             * (log_session.h says "CR kept": the engine does not). */
+            if (nl != NULL && len > 0 && line[len - 1] == '\r')
+                len--;
+            const int same = r->long_line ? r->text_len <= len && r->text_len <= rs->o->max_line
+                                          : r->text_len == len;
+            if (!same || (r->text_len && memcmp(r->text, line, r->text_len) != 0))
+                logs_fuzz_violation(rs->o, "records",
+                                    "record %llu: text of %zu bytes (long %d), the line has %zu",
+                                    (unsigned long long)rs->count, r->text_len, r->long_line, len);
+        }
+        const char *p;
+        size_t n;
+        for (size_t f = 0; f < r->nfields; f++) {
+            const struct log_session_field *fl = &r->fields[f];
+            if (log_value_text(v, r, fl, &p, &n))
+                check_value(rs, r, "a field's text", p, n);
+            int64_t x;
+            (void)log_value_int(v, r, fl, &x);
+            (void)log_value_time(v, r, fl, &x);
+            if (log_record_field(r, "path") == NULL && fl->name_len == 4 &&
+                memcmp(fl->name, "path", 4) == 0)
+                logs_fuzz_violation(rs->o, "records", "log_record_field misses \"path\"");
+        }
+        for (int part = LOG_PART_METHOD; part <= LOG_PART_ORIGIN; part++)
+            if (log_value_part(v, r, part, &p, &n))
+                check_value(rs, r, "a request part", p, n);
+    }
+    return 0;
+}
+
+/* Run 1's options through the record callback: one record per line. */
+static void run_records(const struct logs_fuzz_opts *o, const uint8_t *t, size_t n, int status)
+{
+    struct logs_fuzz_out out;
+    struct log_session *s = logs_fuzz_session(o, 0, &out);
+    if (s == NULL)
+        return;
+    struct records rs = {o, t, n, 0, 0};
+    if (log_session_records(s, on_records, &rs) != 0)
+        logs_fuzz_violation(o, "options", "record callback refused: %s", log_session_error(s));
+    const int fed = log_session_feed(s, t, n);
+    logs_fuzz_end(s, &out, log_session_finish(s));
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += t[i] == '\n';
+    lines += n > 0 && t[n - 1] != '\n';
+    const int compressed =
+        n >= 2 && ((t[0] == 0x1f && t[1] == 0x8b) || (t[0] == 0x28 && t[1] == 0xb5));
+    if (fed == 0 && out.status == status && (status == 0 || status == 1) && !compressed &&
+        rs.count != lines)
+        logs_fuzz_violation(o, "records", "%llu input lines gave %llu records",
+                            (unsigned long long)lines, (unsigned long long)rs.count);
+    if (out.status != status && !(status == 1 || out.status == 1))
+        logs_fuzz_violation(o, "records", "status %d with records, %d with output (%s)", out.status,
+                            status, out.error);
+    logs_fuzz_out_free(&out);
 }
 
 /* Run k: the text fed whole (k 0) or in chunks (k 1). */
@@ -69,6 +170,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (b.status != -100)
         logs_fuzz_check(&o, "run 2 (fed in chunks)", text, n, &b);
     logs_fuzz_same(&o, "same", "run 1 (fed whole)", &a, "run 2 (fed in chunks)", &b);
+    if (o.variant & 1)
+        run_records(&o, text, n, a.status);
     logs_fuzz_out_free(&a);
     logs_fuzz_out_free(&b);
     free(text);

@@ -384,3 +384,19 @@ const char *json_strict_object(const char *s, size_t n, size_t *at)
     *at = p.at;
     return p.error;
 }
+
+size_t json_strict_utf8_end(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        const size_t len = utf8_valid(u, n, i);
+        if (len == 0)
+            return i;
+        i += len;
+    }
+    return n;
+}

@@ -17,4 +17,8 @@
  * allowed), else what is wrong (a static string) and *at its byte offset. */
 const char *json_strict_object(const char *s, size_t n, size_t *at);
 
+/* The offset of the first byte of s[0..n) that is not part of valid UTF-8
+ * (the rules above), or n. */
+size_t json_strict_utf8_end(const char *s, size_t n);
+
 #endif

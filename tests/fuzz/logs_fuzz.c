@@ -93,7 +93,8 @@ int logs_fuzz_options(const uint8_t *data, size_t size, struct logs_fuzz_opts *o
     o->argv[o->argc++] = queries[h[1] >> 4 & 3];
     if (h[1] & 0x40)
         o->argv[o->argc++] = "--decode-slash";
-    if ((h[1] & 0x80) && o->writer != 1)
+    o->bytes = (h[1] & 0x80) && o->writer != 1;
+    if (o->bytes)
         o->argv[o->argc++] = "--bytes";
     if (h[2] & 1)
         o->argv[o->argc++] = "--percent-u";

@@ -19,7 +19,9 @@
  *           --max-line is set): 0 no, 1 exactly max-line bytes, 2 one more,
  *           3 more than twice as long
  *   byte 5  seed of the chunking the second run is fed in
- *   byte 6  N of --field N (1-8); fuzz_logs_files: bits 4-7 (variants)
+ *   byte 6  N of --field N (1-8); bits 4-7 variants (fuzz_logs: bit 4 one
+ *           more run through the record callback; fuzz_logs_files: its
+ *           header)
  *   byte 7  the --log-format string's length (0-63): that many bytes follow
  *           the header (cut at a NUL) when byte 2 bit 7 is set
  *
@@ -69,7 +71,7 @@ struct logs_fuzz_opts {
     char log_format[64]; /* --log-format's value */
     char field_n[4], max_line_text[8];
     int writer; /* 0 line, 1 json, 2 tsv, 3 csv */
-    int raw, header;
+    int raw, header, bytes;
     int threads[2];
     size_t chunk[2];
     unsigned feed_seed;
