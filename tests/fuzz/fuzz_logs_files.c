@@ -8,8 +8,8 @@
  *   bit 5  the zstd file starts with a skippable frame (as pzstd writes)
  *   bit 6  the zstd file in two frames (cut after the first line)
  *   bit 7  one more run with the plain, gzip and zstd files as three inputs
- *          of one session: the output is the header (if any) and then the
- *          plain file's rows once per input
+ *          of one session: the output is the header (if any) and then
+ *          each file's rows (as its own run gave them), in input order
  * Runs: the plain file with each of byte 3's thread counts and chunk
  * sizes, the gzip and zstd files with others (1-4 threads, small chunks).
  * Every run passes logs_fuzz_check; all give the same status and bytes
@@ -194,7 +194,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *files[3] = {plain_name, NULL, NULL};
     int nfiles = 1;
 
-    struct logs_fuzz_out p1, p2, c;
+    struct logs_fuzz_out p1, p2;
     const char *plain[1] = {plain_name};
     run(&o, 0, plain, 1, &p1);
     if (p1.status != -100)
@@ -207,62 +207,71 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (p1.status == -100 || self_compressed)
         goto out;
 
+    /* Each file's output, for the run over all of them. */
+    struct logs_fuzz_out outs[3];
+    memset(outs, 0, sizeof outs);
+    outs[0] = p1;
+    memset(&p1, 0, sizeof p1);
 #ifdef FUZZ_LOGS_GZIP
     write_gzip(&o, text, n);
-    files[nfiles++] = gzip_name;
     {
         const char *gz[1] = {gzip_name};
         /* The threads of run 2 with the chunk size of run 1. */
         struct logs_fuzz_opts og = o;
         og.chunk[1] = o.chunk[0];
-        run(&og, 1, gz, 1, &c);
-        logs_fuzz_check(&og, "gzip file", text, n, &c);
-        logs_fuzz_same(&og, "same", "plain file, run 1", &p1, "gzip file", &c);
-        logs_fuzz_out_free(&c);
+        run(&og, 1, gz, 1, &outs[nfiles]);
+        logs_fuzz_check(&og, "gzip file", text, n, &outs[nfiles]);
+        logs_fuzz_same(&og, "same", "plain file, run 1", &outs[0], "gzip file", &outs[nfiles]);
+        files[nfiles++] = gzip_name;
     }
 #endif
 #ifdef FUZZ_LOGS_ZSTD
     write_zstd(&o, text, n);
-    files[nfiles++] = zstd_name;
     {
         const char *zst[1] = {zstd_name};
         /* Threads 1-4 other than run 1's, chunk size of run 2. */
         struct logs_fuzz_opts oz = o;
         oz.threads[1] = 1 + o.threads[0] % 4;
-        run(&oz, 1, zst, 1, &c);
-        logs_fuzz_check(&oz, "zstd file", text, n, &c);
-        logs_fuzz_same(&oz, o.variant & 2 ? "zstd-skippable" : "same", "plain file, run 1", &p1,
-                       "zstd file", &c);
-        logs_fuzz_out_free(&c);
+        run(&oz, 1, zst, 1, &outs[nfiles]);
+        logs_fuzz_check(&oz, "zstd file", text, n, &outs[nfiles]);
+        logs_fuzz_same(&oz, o.variant & 2 ? "zstd-skippable" : "same", "plain file, run 1",
+                       &outs[0], "zstd file", &outs[nfiles]);
+        files[nfiles++] = zstd_name;
     }
 #endif
     if (o.variant & 8) {
         /* Every file as one input of one session: the header once, then
-         * each file's rows, in input order. */
-        struct logs_fuzz_out want;
+         * each file's rows, in input order; the status of the worst (a
+         * fault before unparsed lines with --strict-format). */
+        struct logs_fuzz_out want, c;
         memset(&want, 0, sizeof want);
-        size_t head = 0;
-        if (o.header && p1.n) {
-            const char *nl = memchr(p1.p, '\n', p1.n);
-            head = nl ? (size_t)(nl - p1.p) + 1 : p1.n;
-        }
-        want.cap = head + (size_t)nfiles * (p1.n - head) + 1;
-        want.p = malloc(want.cap);
+        for (int i = 0; i < nfiles; i++)
+            want.cap += outs[i].n;
+        want.p = malloc(want.cap + 1);
         if (want.p == NULL)
             abort();
-        memcpy(want.p, p1.p, head);
-        want.n = head;
         for (int i = 0; i < nfiles; i++) {
-            memcpy(want.p + want.n, p1.p + head, p1.n - head);
-            want.n += p1.n - head;
+            size_t head = 0;
+            if (o.header && outs[i].n) {
+                const char *nl = memchr(outs[i].p, '\n', outs[i].n);
+                head = nl ? (size_t)(nl - outs[i].p) + 1 : outs[i].n;
+            }
+            if (i == 0)
+                head = 0;
+            if (outs[i].n > head) /* p is NULL when there was no output */
+                memcpy(want.p + want.n, outs[i].p + head, outs[i].n - head);
+            want.n += outs[i].n - head;
+            if (outs[i].status == LOG_SESSION_FAULT || want.status == 0)
+                want.status = outs[i].status;
         }
-        want.status = p1.status;
         run(&o, 1, files, nfiles, &c);
-        logs_fuzz_same(&o, o.variant & 2 ? "zstd-skippable" : "same",
-                       "plain file's rows once per input", &want, "the files as inputs", &c);
+        logs_fuzz_same(&o, "same", "each file's rows in input order", &want, "the files as inputs",
+                       &c);
         logs_fuzz_out_free(&c);
         logs_fuzz_out_free(&want);
     }
+    for (int i = 0; i < nfiles; i++)
+        logs_fuzz_out_free(&outs[i]);
 out:
     logs_fuzz_out_free(&p1);
     free(text);
