@@ -13,6 +13,7 @@
  * newline, or CR LF); the value functions run on every field and request part and
  * give UTF-8 unless --bytes (values). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,12 +41,17 @@ struct records {
 
 /* A value given by a value function: valid UTF-8 unless --bytes. */
 static void check_value(struct records *rs, const struct log_session_record *r, const char *what,
-                        const char *p, size_t n)
+                        int which, const char *p, size_t n)
 {
-    if (!rs->o->bytes && json_strict_utf8_end(p, n) != n)
-        logs_fuzz_violation(rs->o, "values",
-                            "record of line %llu: %s is not UTF-8 at byte %zu (%zu bytes)",
-                            (unsigned long long)r->line, what, json_strict_utf8_end(p, n), n);
+    const size_t bad = json_strict_utf8_end(p, n);
+    if (rs->o->bytes || bad == n)
+        return;
+    fprintf(stderr, "\n  the value:");
+    for (size_t i = 0; i < n && i < 256; i++)
+        fprintf(stderr, " %02x", (unsigned char)p[i]);
+    logs_fuzz_violation(rs->o, "values",
+                        "record of line %llu: %s %d is not UTF-8 at byte %zu (%zu bytes)",
+                        (unsigned long long)r->line, what, which, bad, n);
 }
 
 /* Each record is the next input line: its number, its text (without the
@@ -82,7 +88,7 @@ static int on_records(void *ctx, struct log_values *v, const struct log_session_
         for (size_t f = 0; f < r->nfields; f++) {
             const struct log_session_field *fl = &r->fields[f];
             if (log_value_text(v, r, fl, &p, &n))
-                check_value(rs, r, "a field's text", p, n);
+                check_value(rs, r, "field", (int)f, p, n);
             int64_t x;
             (void)log_value_int(v, r, fl, &x);
             (void)log_value_time(v, r, fl, &x);
@@ -92,7 +98,7 @@ static int on_records(void *ctx, struct log_values *v, const struct log_session_
         }
         for (int part = LOG_PART_METHOD; part <= LOG_PART_ORIGIN; part++)
             if (log_value_part(v, r, part, &p, &n))
-                check_value(rs, r, "a request part", p, n);
+                check_value(rs, r, "request part (enum log_part)", part, p, n);
     }
     return 0;
 }

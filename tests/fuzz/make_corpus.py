@@ -215,6 +215,11 @@ def log_seeds():
         ("combined-long-line-csv", log_header("combined", CSV | HEADER, b4=0x30 | 0xC0) + COMBINED),
         ("iis-alias", log_header("iis", JSON) + W3C),
         ("chunk-1-threads-4", log_header("auto", TSV, b3=0x0F, b4=0x00) + MIXED),
+        # Regressions: the record run's values must be UTF-8 (an absolute
+        # URL's origin was given as written).
+        ("records-origin-not-utf8", log_header("elb", JSON, b6=0x10) +
+         b'2026-03-14T06:00:06.945958Z lb 192.0.2.66:2817 10.0.0.1:80 0.1 0.1 0.1 200 200 0 29 '
+         b'"GET http://www.ex\xacample.com:8\xac\xac0/a%20b HTTP/1.1" "curl/8.5.0" - -\n'),
     ]
     for name, lf, text in [
             ("nginx", b'$remote_addr [$time_local] "$request" $status "$http_referer" $request_time',
