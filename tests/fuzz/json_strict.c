@@ -400,3 +400,51 @@ size_t json_strict_utf8_end(const char *s, size_t n)
     }
     return n;
 }
+
+const char *json_strict_self_test(void)
+{
+    static const char *const good[] = {
+        "{}",
+        " {\"a\":1} ",
+        "{\"a\":[1,-0.5e+3,true,false,null,\"x\"],\"b\":{\"a\":{}}}",
+        "{\"k\":\"\\u00e9\\ud83d\\ude00 \\\" \\\\ \\/ \\b\\f\\n\\r\\t\"}",
+        "{\"\xc3\xa9\":\"\xf0\x9f\x98\x80\xef\xbf\xbd\"}",
+        "{\"a\":1,\"A\":2,\"a \":3}",
+        "{\"o\":{\"a\":1},\"p\":{\"a\":1}}",
+    };
+    static const char *const bad[] = {
+        "",
+        "[]",
+        "{\"a\":1,\"a\":2}",
+        "{\"path\":1,\"pa\\u0074h\":2}",
+        "{\"o\":{\"x\":1,\"y\":2,\"x\":3}}",
+        "{\"a\":\"\x01\"}",
+        "{\"a\":\"\t\"}",
+        "{\"a\":\"\xc0\x80\"}",
+        "{\"a\":\"\xed\xa0\x80\"}",
+        "{\"a\":\"\xf4\x90\x80\x80\"}",
+        "{\"a\":\"\xc3\"}",
+        "{\"a\":\"\\ud800\"}",
+        "{\"a\":\"\\udc00\"}",
+        "{\"a\":\"\\x41\"}",
+        "{\"a\":01}",
+        "{\"a\":1.}",
+        "{\"a\":.5}",
+        "{\"a\":+1}",
+        "{\"a\":tru}",
+        "{\"a\":1,}",
+        "{\"a\" 1}",
+        "{a:1}",
+        "{\"a\":1}x",
+        "{\"a\":1}{}",
+        "{\"a\":\"x}",
+    };
+    size_t at;
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        if (json_strict_object(good[i], strlen(good[i]), &at) != NULL)
+            return good[i];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (json_strict_object(bad[i], strlen(bad[i]), &at) == NULL)
+            return bad[i];
+    return NULL;
+}

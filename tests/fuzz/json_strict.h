@@ -21,4 +21,8 @@ const char *json_strict_object(const char *s, size_t n, size_t *at);
  * (the rules above), or n. */
 size_t json_strict_utf8_end(const char *s, size_t n);
 
+/* Runs the checker on texts whose verdict is known; NULL, or the first
+ * text it judged wrongly (the fuzz targets call it once, at start). */
+const char *json_strict_self_test(void);
+
 #endif

@@ -31,6 +31,11 @@ static void formats_init(void)
 {
     if (n_formats)
         return;
+    const char *wrong = json_strict_self_test();
+    if (wrong != NULL) {
+        fprintf(stderr, "json_strict: wrong verdict on %s\n", wrong);
+        abort();
+    }
     format_names[n_formats++] = "auto";
     for (int id = 0; id < LF_CUSTOM; id++)
         format_names[n_formats++] = log_format_name(id);
