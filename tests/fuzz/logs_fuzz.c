@@ -11,6 +11,7 @@
 #include "log_formats.h"
 #include "log_options.h"
 #include "log_session.h"
+#include "pct.h"
 
 /* A UBSan finding must end the run (libFuzzer then keeps the input). */
 __attribute__((visibility("default"), used)) const char *__ubsan_default_options(void);
@@ -125,6 +126,8 @@ int logs_fuzz_options(const uint8_t *data, size_t size, struct logs_fuzz_opts *o
         o->argv[o->argc++] = o->max_line_text;
         o->long_line = h[4] >> 6;
     }
+    o->impl[0] = pct_implementation_name(0);
+    o->impl[1] = h[6] & 8 ? "scalar" : o->impl[0];
     o->feed_seed = h[5];
     o->variant = h[6] >> 4;
     if (h[2] & 0x80) {
@@ -189,11 +192,12 @@ static void print_options(const struct logs_fuzz_opts *o)
             fprintf(stderr, (unsigned char)*c < 0x21 || (unsigned char)*c > 0x7e ? "\\x%02x" : "%c",
                     (unsigned char)*c);
     }
-    fprintf(stderr,
-            "\n  in-process: run 1 threads %d chunk %zu (fed whole); run 2 threads %d chunk %zu "
-            "(fed in chunks, seed %u); long first line %d; variant %u\n",
-            o->threads[0], o->chunk[0], o->threads[1], o->chunk[1], o->feed_seed, o->long_line,
-            o->variant);
+    fprintf(
+        stderr,
+        "\n  in-process: run 1 threads %d chunk %zu impl %s (fed whole); run 2 threads %d chunk "
+        "%zu impl %s (fed in chunks, seed %u); long first line %d; variant %u\n",
+        o->threads[0], o->chunk[0], o->impl[0], o->threads[1], o->chunk[1], o->impl[1],
+        o->feed_seed, o->long_line, o->variant);
 }
 
 static void print_hex(const char *what, const void *p, size_t n, size_t limit)
@@ -303,6 +307,10 @@ struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
     argv[o->argc] = NULL;
     if (log_options_parse(o->argc, argv, &opts, files, &nfiles) != -1 || nfiles != 0)
         logs_fuzz_violation(o, "options", "the command line does not parse");
+    /* The implementation is the process's: set for this run, the best
+     * again at logs_fuzz_end (runs never overlap). */
+    if (pct_use_implementation(o->impl[k]) != 0)
+        logs_fuzz_violation(o, "options", "pct_use_implementation(%s) failed", o->impl[k]);
     opts.cfg.threads = o->threads[k];
     opts.cfg.chunk = o->chunk[k];
     memset(out, 0, sizeof *out);
@@ -315,6 +323,7 @@ struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
         if (!o->custom)
             logs_fuzz_violation(o, "options", "options refused: %s", log_session_error(s));
         log_session_free(s);
+        pct_use_implementation(pct_implementation_name(0));
         return NULL;
     }
     if (log_session_output_callback(s, collect, out) != 0)
@@ -327,6 +336,7 @@ void logs_fuzz_end(struct log_session *s, struct logs_fuzz_out *out, int status)
     out->status = status;
     snprintf(out->error, sizeof out->error, "%s", log_session_error(s));
     log_session_free(s);
+    pct_use_implementation(pct_implementation_name(0));
 }
 
 void logs_fuzz_out_free(struct logs_fuzz_out *out)

@@ -19,7 +19,9 @@
  *           --max-line is set): 0 no, 1 exactly max-line bytes, 2 one more,
  *           3 more than twice as long
  *   byte 5  seed of the chunking the second run is fed in
- *   byte 6  N of --field N (1-8); bits 4-7 variants (fuzz_logs: bit 4 one
+ *   byte 6  N of --field N (bits 0-2: 1-8); bit 3: the second run uses the
+ *           scalar libpct implementation (else the best this CPU runs, as
+ *           the first run does); bits 4-7 variants (fuzz_logs: bit 4 one
  *           more run through the record callback; fuzz_logs_files: its
  *           header)
  *   byte 7  the --log-format string's length (0-63): that many bytes follow
@@ -73,6 +75,7 @@ struct logs_fuzz_opts {
     int writer; /* 0 line, 1 json, 2 tsv, 3 csv */
     int raw, header, bytes;
     int threads[2];
+    const char *impl[2]; /* libpct implementation of each run */
     size_t chunk[2];
     unsigned feed_seed;
     size_t max_line;  /* 0: the default */
