@@ -186,11 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     write_file(plain_name, text, n);
     /* A payload that is itself compressed is read as such from the plain
      * file, so its gzip/zstd copies hold other data. */
-    const int self_compressed =
-        (n >= 2 && text[0] == 0x1f && text[1] == 0x8b) ||
-        (n >= 4 &&
-         ((text[0] == 0x28 && text[1] == 0xb5 && text[2] == 0x2f && text[3] == 0xfd) ||
-          ((text[0] & 0xf0) == 0x50 && text[1] == 0x2a && text[2] == 0x4d && text[3] == 0x18)));
+    const int self_compressed = logs_fuzz_compressed(text, n);
     const char *files[3] = {plain_name, NULL, NULL};
     int nfiles = 1;
 

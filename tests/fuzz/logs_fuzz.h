@@ -30,8 +30,10 @@
  * The checks (logs_fuzz_check) on a run's output:
  *   lines      one output line per input line (+1 for --header): an input
  *              line ends at '\n' (a '\r' before it is part of the line); a
- *              last line without '\n' is a line; every output line ends
- *              in '\n'. When the run reports a fault (refused input), no
+ *              last line without '\n' is a line; a run of LOGS_FUZZ_HOLE or
+ *              more NULs is a hole taken out of the text first (the
+ *              engine's NUL_HOLE: what a crash leaves); every output line
+ *              ends in '\n'. When the run reports a fault (refused input), no
  *              more lines than that. Compressed payloads (gzip/zstd
  *              magic) are not counted.
  *   sink       each output call holds whole lines, as many as it says
@@ -66,6 +68,7 @@
 
 #define LOGS_FUZZ_HEADER 8
 #define LOGS_FUZZ_MAX_ARGS 40
+#define LOGS_FUZZ_HOLE 64 /* NULs in a row that the engine takes out as a hole */
 
 struct logs_fuzz_opts {
     const char *argv[LOGS_FUZZ_MAX_ARGS]; /* "pct", "logs", options... */
@@ -102,6 +105,14 @@ int logs_fuzz_options(const uint8_t *data, size_t size, struct logs_fuzz_opts *o
 /* The payload as the engine gets it: with the first line made long when
  * o->long_line says so (malloc'ed, *n its length). */
 uint8_t *logs_fuzz_text(const struct logs_fuzz_opts *o, const uint8_t *p, size_t len, size_t *n);
+
+/* t[0..n) starts with the magic of gzip, zstd or a zstd skippable frame:
+ * the engine reads it decompressed. */
+int logs_fuzz_compressed(const uint8_t *t, size_t n);
+
+/* t[0..n) as the engine's text: holes (runs of LOGS_FUZZ_HOLE or more NULs)
+ * taken out; malloc'ed, *m its length. */
+uint8_t *logs_fuzz_without_holes(const uint8_t *t, size_t n, size_t *m);
 
 /* A configured session of o with run k's threads and chunk size (0 or 1),
  * output into out; NULL when the options are refused (a --log-format that

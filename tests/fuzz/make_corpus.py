@@ -215,6 +215,11 @@ def log_seeds():
         ("combined-long-line-csv", log_header("combined", CSV | HEADER, b4=0x30 | 0xC0) + COMBINED),
         ("iis-alias", log_header("iis", JSON) + W3C),
         ("chunk-1-threads-4", log_header("auto", TSV, b3=0x0F, b4=0x00) + MIXED),
+        # Holes (64+ NULs: taken out of the text) and a few NULs (text).
+        ("auto-nul-holes", log_header("auto", LINE, b6=0x12) + b"\0" * 100 + COMMON[:60] +
+         b"\0" * 70 + COMMON[60:] + b"\nx\0\0\0y\n" + b"\0" * 64),
+        ("auto-nul-holes-json", log_header("auto", JSON, b6=0x92) + COMMON + b"\n" +
+         b"\0" * 200 + b"\n" + b"\0" * 63 + b"\n"),
         # Regressions: the record run's values must be UTF-8 (an absolute
         # URL's origin was given as written).
         ("records-origin-not-utf8", log_header("elb", JSON, b6=0x10) +
