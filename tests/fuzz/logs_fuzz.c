@@ -297,6 +297,8 @@ static int collect(void *ctx, const char *p, size_t n, uint64_t lines)
     /* A wrong count is reported after the run (logs_fuzz_check). */
     if (newlines != lines)
         out->bad_count = 1;
+    if (n > 0 && p[n - 1] != '\n')
+        out->cut = 1;
     out->lines += lines;
     if (out->n + n > out->cap) {
         size_t cap = out->cap ? out->cap : 4096;
@@ -438,6 +440,8 @@ static void check_text(const struct logs_fuzz_opts *o, const char *what, const u
     const size_t len = out->n;
     if (out->bad_count)
         logs_fuzz_violation(o, "sink", "%s: an output call's line count is not its newlines", what);
+    if (out->cut && o->long_line < 2)
+        logs_fuzz_violation(o, "sink", "%s: an output call ends inside a line", what);
     if (len > 0 && p[len - 1] != '\n')
         logs_fuzz_violation(o, "lines", "%s: the output does not end with a newline", what);
     uint64_t out_lines = 0;

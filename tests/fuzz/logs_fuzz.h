@@ -36,7 +36,8 @@
  *              ends in '\n'. When the run reports a fault (refused input), no
  *              more lines than that. Compressed payloads (gzip/zstd
  *              magic) are not counted.
- *   sink       each output call holds whole lines, as many as it says
+ *   sink       each output call holds whole lines, as many as it says (a
+ *              line longer than --max-line may be cut between calls)
  *   json       --json: each line one strict JSON object (json_strict.h: no
  *              repeated member name, valid UTF-8, no raw control)
  *   columns    TSV: the same number of tabs in every line of a run; CSV:
@@ -93,6 +94,7 @@ struct logs_fuzz_out {
     size_t n, cap;
     uint64_t lines; /* the sum of the sink's line counts */
     int bad_count;  /* a call's count was not its newlines */
+    int cut;        /* a call did not end with a newline */
     int status;
     char error[256];
 };
