@@ -25,7 +25,8 @@ _pct()
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
         --set | --safe | --unsafe | --keep | --impl | --policy | --encoded-* | \
-            --format | --field | --query | --threads | --chunk-size)
+            --format | --field | --query | --threads | --chunk-size | --max-line | \
+            --log-format | --json-key | --fields)
             ((i++)) ;; # the option's value
         -*) ;;
         *)
@@ -60,15 +61,16 @@ _pct()
         _pct_reply 'keep reject'
         return
         ;;
-    --format)
-        _pct_reply 'combined common w3c auto'
+    --format) # the formats pct logs knows, from its registry
+        _pct_reply "auto $("$pct" logs --list-formats 2>/dev/null | cut -f1)"
         return
         ;;
     --query)
         _pct_reply 'form plain keep'
         return
         ;;
-    --safe | --unsafe | --keep | --field | --threads | --chunk-size)
+    --safe | --unsafe | --keep | --field | --threads | --chunk-size | --max-line | \
+        --log-format | --json-key | --fields)
         return
         ;;
     esac

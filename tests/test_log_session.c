@@ -228,6 +228,7 @@ static void test_fd_sink(void)
     struct log_session_counts counts;
     log_session_counts(s, &counts);
     CHECK_EQ(counts.lines, 501);
+    CHECK_EQ(counts.formats[LF_COMBINED] + counts.unparsed, 501);
     log_session_free(s);
     off_t size = lseek(out, 0, SEEK_END);
     char *got = malloc((size_t)size + 1);
@@ -278,8 +279,7 @@ static int on_records(void *ctx, struct log_values *v, const struct log_session_
             memcpy(seen->agent, p, k);
         log_value_int(v, &r[i], log_record_field(&r[i], "status"), &seen->status);
         seen->bytes_null = !log_value_int(v, &r[i], log_record_field(&r[i], "bytes"), &seen->bytes);
-        seen->referer_null =
-            !log_value_text(v, &r[i], log_record_field(&r[i], "referer"), &p, &k);
+        seen->referer_null = !log_value_text(v, &r[i], log_record_field(&r[i], "referer"), &p, &k);
         log_value_time(v, &r[i], log_record_field(&r[i], "time"), &seen->ns);
     }
     return 0;
@@ -307,9 +307,9 @@ static void test_records(void)
         CHECK_EQ(seen.unparsed, 1);
         CHECK_EQ(seen.line, 2);
         CHECK(seen.checked);
-        CHECK_STR("/café/a%2Fb c", seen.path); /* %2F kept: the engine's rule */
+        CHECK_STR("/café/a%2Fb c", seen.path);    /* %2F kept: the engine's rule */
         CHECK_STR("q=a b%26c&d=%3D", seen.query); /* form: + a space, %26 %3D kept */
-        CHECK_STR("Mozilla \"x\"", seen.agent); /* the log's escapes undone */
+        CHECK_STR("Mozilla \"x\"", seen.agent);   /* the log's escapes undone */
         CHECK_EQ(seen.status, 404);
         CHECK(seen.bytes_null);   /* "-" */
         CHECK(seen.referer_null); /* "-" */
@@ -328,6 +328,110 @@ static void test_records(void)
     CHECK_EQ(log_session_feed(s, data, sizeof data - 1), 0);
     CHECK_EQ(log_session_finish(s), 0);
     CHECK_STR("/café/a/b c", seen.path); /* --decode-slash */
+    log_session_free(s);
+}
+
+struct numbering {
+    uint64_t records, bad, next_line, input;
+};
+
+/* Lines numbered from 1 in each input, in order, none missing. */
+static int on_number(void *ctx, struct log_values *v, const struct log_session_record *r,
+                     size_t count)
+{
+    (void)v;
+    struct numbering *n = ctx;
+    for (size_t i = 0; i < count; i++) {
+        if (r[i].input != n->input) {
+            n->bad += r[i].input != n->input + 1 || r[i].line != 1;
+            n->input = r[i].input;
+        } else {
+            n->bad += r[i].line != n->next_line;
+        }
+        n->next_line = r[i].line + 1;
+        n->records++;
+    }
+    return 0;
+}
+
+static void test_record_order(void)
+{
+    size_t n;
+    char *data = log_text(3000, &n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.chunk = 4096;
+    for (long threads = 1; threads <= 3; threads++) {
+        o.cfg.threads = threads;
+        struct log_session *s = session(&o);
+        struct numbering seen = {0, 0, 1, 0};
+        log_session_records(s, on_number, &seen);
+        int a = memory_file(data, n), b = memory_file(data, n);
+        log_session_add_fd(s, a, "a");
+        log_session_add_fd(s, b, "b");
+        CHECK_EQ(log_session_run(s), 0);
+        CHECK_EQ(seen.records, 2 * 3001);
+        CHECK_EQ(seen.input, 1);
+        CHECK_EQ(seen.bad, 0);
+        log_session_free(s);
+        close(a);
+        close(b);
+    }
+    free(data);
+}
+
+struct w3c_seen {
+    int records, ok2, ok4;
+    int64_t ns;
+};
+
+/* W3C: the names of a record outlive the #Fields: line that gave them. */
+static int on_w3c(void *ctx, struct log_values *v, const struct log_session_record *r, size_t count)
+{
+    struct w3c_seen *seen = ctx;
+    for (size_t i = 0; i < count; i++) {
+        seen->records++;
+        const char *p;
+        size_t k;
+        if (r[i].line == 2) {
+            seen->ok2 = r[i].parsed && strcmp(r[i].format, "w3c") == 0 && r[i].nfields == 5 &&
+                        log_record_field(&r[i], "status") != NULL &&
+                        log_record_field(&r[i], "x-first") != NULL &&
+                        log_value_text(v, &r[i], log_record_field(&r[i], "path"), &p, &k) &&
+                        k == 4 && memcmp(p, "/a b", 4) == 0 &&
+                        log_value_time(v, &r[i], log_record_field(&r[i], "time"), &seen->ns);
+        }
+        if (r[i].line == 4) {
+            seen->ok4 = r[i].parsed && log_record_field(&r[i], "status") == NULL &&
+                        log_record_field(&r[i], "x-other") != NULL &&
+                        log_value_part(v, &r[i], LOG_PART_PATH, &p, &k) && k == 4 &&
+                        memcmp(p, "/c\xc3\xa9", 4) == 0 && /* %u00e9 decoded in W3C */
+                        log_value_part(v, &r[i], LOG_PART_QUERY, &p, &k) && k == 3 &&
+                        memcmp(p, "x=1", 3) == 0;
+        }
+    }
+    return 0;
+}
+
+static void test_w3c_records(void)
+{
+    const char data[] = "#Fields: date time cs-uri-stem sc-status x-first\n"
+                        "2026-03-14 06:00:00 /a%20b 200 1\n"
+                        "#Fields: date time cs-uri-stem cs-uri-query x-other\n"
+                        "2026-03-14 06:00:01 /c%u00e9 x=1 2\n";
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.format = LF_W3C;
+    struct log_session *s = session(&o);
+    struct w3c_seen seen;
+    memset(&seen, 0, sizeof seen);
+    log_session_records(s, on_w3c, &seen);
+    log_session_feed(s, data, sizeof data - 1);
+    CHECK_EQ(log_session_finish(s), 0);
+    CHECK_EQ(seen.records, 4);
+    CHECK(seen.ok2);
+    CHECK(seen.ok4);
+    CHECK_EQ((unsigned long long)seen.ns, 1773468000ull * 1000000000ull);
     log_session_free(s);
 }
 
@@ -507,6 +611,8 @@ int main(void)
     test_fd_sink();
     test_records();
     test_invalid_time();
+    test_w3c_records();
+    test_record_order();
     test_errors();
     test_parallel();
     return check_done();

@@ -561,11 +561,22 @@ def test_json_writers_agree():
                       "%d of %d lines compared" % (compared, len(lines)))
 
 
+def time_is_real(year, month, day, hms, zone_h, zone_m):
+    """A day of its month (Gregorian leap years), a time of day (a leap
+    second allowed) and an RFC 3339 offset."""
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    h, mi, sec = (int(x) for x in hms.split(":"))
+    zone_ok = zone_h is None or (int(zone_h[1:]) <= 23 and int(zone_m) <= 59)
+    return 1 <= day <= days and h <= 23 and mi <= 59 and sec <= 60 and zone_ok
+
+
 def test_json_time_iso():
     """time_iso of access log times: the usual 26-byte form is converted by
     a fast path, anything else by the general parser. Random mutations of a
-    time, compared with a rule written here (the form, the month names; no
-    ranges are checked, as the log's own values are kept)."""
+    time, compared with a rule written here (the form, the month names, and
+    a real date and time: the day in its month, leap years, hours 0-23,
+    minutes 0-59, seconds 0-60, offsets up to 23:59; else null)."""
     seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
     print("json time_iso: seed %d (PCT_TEST_SEED repeats it)" % seed)
     rng = random.Random(seed)
@@ -587,7 +598,7 @@ def test_json_time_iso():
     for t, o in zip(times, out):
         m = form.fullmatch(t)
         want = None
-        if m:
+        if m and time_is_real(int(m[3]), months.index(m[2]) + 1, int(m[1]), m[4], m[5], m[6]):
             want = "%s-%02d-%sT%s" % (m[3], months.index(m[2]) + 1, m[1], m[4])
             want += "%s:%s" % (m[5], m[6]) if m[5] else ""
         got = json.loads(o).get("time_iso", "missing")

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from clitest import SKIP, WRAPPER, check, run_groups, short
 
@@ -147,7 +148,9 @@ def test_eio():
             f.write(data[:at])
         want = run(["--threads", "1", head])
         check("eio (the head alone)", want.returncode == 0 and want.stdout.count(b"\n") == data[:at].count(b"\n") + 1)
-        env = dict(os.environ, LD_PRELOAD=lib, PCT_FAULT_PATH=path, PCT_FAULT_AT=str(at))
+        # (Under ASan, the shim may come first: it calls nothing ASan watches.)
+        asan = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"), "verify_asan_link_order=0"]))
+        env = dict(os.environ, LD_PRELOAD=lib, PCT_FAULT_PATH=path, PCT_FAULT_AT=str(at), ASAN_OPTIONS=asan)
         for args in [["--threads", "1"], ["--threads", "2"], ["--threads", "3"],
                      ["--threads", "2", "--chunk-size", "64k"], ["--threads", "2", "--json"]]:
             name = "eio %s" % " ".join(args)
@@ -178,6 +181,35 @@ def test_eio():
 # Defect 11: SIGINT in the middle of a run left a cut last line (1 run in 5).
 # --------------------------------------------------------------------------
 
+def wait_caught(pid, sig):
+    """Waits until process pid catches sig (its handler is set: SigCgt in
+    /proc/PID/status), at most 20 s; False if it never does."""
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                caught = next(int(l.split()[1], 16) for l in f if l.startswith("SigCgt:"))
+            if caught >> (sig - 1) & 1:
+                return True
+        except (OSError, StopIteration):
+            return False
+        time.sleep(0.01)
+    return False
+
+
+def wait_delivered(pid, sig):
+    """Waits until sig is no longer pending for process pid (SigPnd and
+    ShdPnd in /proc/PID/status), at most 20 s."""
+    for _ in range(2000):
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                pending = [int(l.split()[1], 16) for l in f if l.startswith(("SigPnd:", "ShdPnd:"))]
+        except OSError:
+            return
+        if not any(p >> (sig - 1) & 1 for p in pending):
+            return
+        time.sleep(0.01)
+
+
 def test_signals():
     tmp = tempfile.mkdtemp()
     try:
@@ -203,6 +235,68 @@ def test_signals():
                 check(name + " (stopped early)", len(out) < len(full), "%d bytes" % len(out))
                 check(name + " (message)", err == b"pct logs: interrupted (%s)\n" % sig.name.encode(),
                       short(err))
+        # In the middle of a line longer than --max-line, streamed through:
+        # the line is ended where it stopped.
+        huge = os.path.join(tmp, "huge.log")
+        with open(huge, "wb") as f:
+            f.write(b"/" + b"a" * (64 << 20) + b"\n")
+        for args, end in [([], b"\n"), (["--json"], b'"}\n')]:
+            proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "1"] + args + [huge],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            first = proc.stdout.read(1 << 16)
+            proc.send_signal(signal.SIGINT)
+            rest, err = proc.communicate(timeout=600)
+            out = first + rest
+            name = "SIGINT in a long line %s" % " ".join(args)
+            check(name + " (exit 130)", proc.returncode == 130, "exit %d" % proc.returncode)
+            check(name + " (one line, ended)", out.endswith(end) and out.count(b"\n") == 1, short(out[-60:]))
+            check(name + " (cut short)", len(out) < (64 << 20), "%d bytes" % len(out))
+        # Output to a reader that does not read: the first signal waits for
+        # the write, a second one stops at once.
+        if os.path.exists("/proc/self/status") and not WRAPPER:
+            proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", "1", path],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            check("SIGINT handler seen in /proc", wait_caught(proc.pid, signal.SIGINT))
+            proc.send_signal(signal.SIGINT)
+            wait_delivered(proc.pid, signal.SIGINT)  # two at once would be one
+            proc.send_signal(signal.SIGINT)
+            try:
+                code = proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                code = proc.wait()
+                check("second SIGINT (stops)", False, "still running after 20 s")
+            check("second SIGINT (killed by it, or done after the first)", code in (-signal.SIGINT, 130),
+                  "exit %d" % code)
+            proc.stdout.close()
+            proc.stderr.close()
+        # An idle pipe (`tail -f log | pct logs`): the interrupt does not
+        # wait for the next line, before the first byte or after some lines.
+        some = log_lines(5)
+        want = run(["--threads", "1"], some).stdout
+        # (With no line before, only where /proc shows the handler is set.)
+        for before in [b"", some] if os.path.exists("/proc/self/status") and not WRAPPER else [some]:
+            for threads in ["1", "2"]:
+                proc = subprocess.Popen(WRAPPER + [PCT, "logs", "--threads", threads],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                proc.stdin.write(before)
+                proc.stdin.flush()
+                got = b""
+                while len(got) < len(want) and before:
+                    got += os.read(proc.stdout.fileno(), 1 << 16)  # written as they came
+                if not before and not wait_caught(proc.pid, signal.SIGINT):
+                    check("SIGINT handler seen in /proc", False)
+                proc.send_signal(signal.SIGINT)
+                try:
+                    rest, err = proc.communicate(timeout=20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    rest, err = proc.communicate()
+                name = "SIGINT, idle pipe, %d lines before, %s thread(s)" % (before.count(b"\n"), threads)
+                check(name + " (exit 130)", proc.returncode == 130, "exit %d" % proc.returncode)
+                check(name + " (the lines that came)", got + rest == (want if before else b""), short(got + rest))
+                check(name + " (message)", err == b"pct logs: interrupted (SIGINT)\n", short(err))
+                proc.stdin.close()
     finally:
         shutil.rmtree(tmp)
     return 0
@@ -282,6 +376,13 @@ def test_names():
             f.write(b"x" * (1 << 20) + b"\n")  # longer than a read: reported
         result = run(["--max-line", "4k", evil])
         check("name, note (one line, escaped)",
+              result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr and b"\\x1b[31m" in result.stderr,
+              short(result.stderr))
+        # A W3C header too wide to use, reported with the name.
+        with open(evil, "wb") as f:
+            f.write(b"#Fields: " + b" ".join(b"x-c%d" % i for i in range(300)) + b"\n" + b"1 " * 300 + b"\n")
+        result = run(["--format", "w3c", evil])
+        check("name, W3C header (one line, escaped)",
               result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr and b"\\x1b[31m" in result.stderr,
               short(result.stderr))
         # A C1 control (U+009B, a CSI on some terminals) too.

@@ -9,6 +9,8 @@
 #include "fmt_template.h"
 #include "log_scan.h"
 
+_Static_assert(TEMPLATE_MAX_ITEMS <= LOG_RECORD_MAX, "a template's fields fit a record");
+
 /* A variable or directive and the field it makes. */
 struct known_field {
     const char *var; /* nginx variable, or Apache directive/header */

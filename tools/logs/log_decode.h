@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log_escape.h"
+#include "log_format_registry.h"
 #include "log_marks.h"
 #include "log_options.h"
 #include "log_scan.h"
@@ -14,7 +15,6 @@
 #include "pct.h"
 
 struct log_table;
-struct log_templates;
 struct log_record_batch;
 
 /* Everything read-only that decoding and writing need, built once (a
@@ -33,13 +33,12 @@ struct log_ctx {
     pct_set json_query;           /* decoded query, JSON: what ESC_JSON escapes, '&', '=' */
     pct_set line_marks[2]; /* what a line is scanned for: [line output, JSON] (process_chunk) */
     pct_set quote;         /* '"' */
-    const struct log_table *table;         /* --fields (log_tsv.h) */
-    const struct log_templates *templates; /* the formats' templates (log_formats.h) */
+    const struct log_table *table; /* --fields (log_tsv.h) */
 };
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 
-#define LOG_STATS_FORMATS 16
+#define LOG_STATS_FORMATS LF_COUNT /* one count per format of the registry */
 
 struct stats {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
@@ -61,7 +60,7 @@ struct worker {
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
-    int detect_last;                  /* record_detect: the format found last + 1, 0: none */
+    int last_format;                  /* the format the last line was found in (record_detect) */
     struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
 };
 

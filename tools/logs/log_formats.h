@@ -1,60 +1,58 @@
-/* log_formats.h - the formats `pct logs` knows by name, and finding the
- * format of a line that the combined/common fast path does not take. */
+/* log_formats.h - the formats of log_format_registry.h made ready to use:
+ * their templates compiled (struct log_formats, built once and read-only
+ * after, so a run can own its own), a line parsed as a format, a line's
+ * format found, and an input's format carried from chunk to chunk. */
 #ifndef PCT_TOOLS_LOG_FORMATS_H
 #define PCT_TOOLS_LOG_FORMATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "log_options.h"
+#include "fmt_access.h"
 #include "fmt_template.h"
+#include "fmt_w3c.h"
+#include "log_format_registry.h"
+#include "log_options.h"
 #include "log_record.h"
 
-enum log_format_id {
-    LF_COMBINED,
-    LF_COMMON,
-    LF_W3C,
-    LF_CLOUDFRONT,
-    LF_VHOST_COMBINED,
-    LF_XFF_COMBINED,
-    LF_ENVOY,
-    LF_HAPROXY,
-    LF_ALB,
-    LF_ELB,
-    LF_SQUID,
-    LF_TRAEFIK,
-    LF_JSON,
-    LF_CUSTOM, /* --log-format */
-    LF_COUNT
+struct log_formats {
+    struct log_template template[LF_COUNT]; /* compiled when has_template[id] */
+    unsigned char has_template[LF_COUNT];
+    int detect[LF_COUNT]; /* the formats tried per line in auto, in order */
+    int ndetect;
 };
 
-/* The compiled templates of a session (log_ctx.templates): read-only once
- * the threads start. */
-struct log_templates {
-    struct log_template t[LF_COUNT];
-    int have_custom;
-};
-
-/* Compiles the built-in templates and, when given, the --log-format string
- * (NULL: none; it must outlive ft) into ft. Returns NULL or a message
- * saying what is wrong with it. */
-const char *log_formats_init(struct log_templates *ft, const char *custom);
-
-const char *log_format_name(int id);
-/* The id of a format name (aliases too), or -1. */
-int log_format_by_name(const char *name);
+/* Compiles the registry's templates and, when given, the --log-format
+ * string (NULL: none). Returns NULL and sets *error (a static message) when
+ * custom does not compile or memory runs out. */
+struct log_formats *log_formats_new(const char *custom, const char **error);
+void log_formats_free(struct log_formats *fs);
 
 /* Parses line s as format id into r; 1 if it is one. */
-int record_parse(const struct log_templates *ft, int id, const char *s, size_t n,
-                 struct log_record *r, const struct log_config *cfg);
+int record_parse(int id, const char *s, size_t n, struct log_record *r,
+                 const struct log_config *cfg);
 
-/* Finds the format of a line (not W3C: that needs its header), trying the
- * one that matched last first (*last_plus1: its id + 1, 0: none; a
- * worker's); 1 if one matches. */
-int record_detect(const struct log_templates *ft, int *last_plus1, const char *s, size_t n,
-                  struct log_record *r, const struct log_config *cfg);
+/* Finds the format of a line (not W3C: that needs its header); 1 if one
+ * matches. *last: the caller's memory of the format that matched last
+ * (tried first; any value is safe, -1: none), updated. */
+int record_detect(const char *s, size_t n, struct log_record *r, const struct log_config *cfg,
+                  int *last);
 
-/* A W3C field name (c-ip, cs-uri-stem, x-edge-location...) as a record
- * field: its name and kind. */
-const char *w3c_field_name(const char *w3c, int *kind);
+/* The format of one input, carried from chunk to chunk. */
+struct input_format {
+    enum log_format_id fmt; /* LF_AUTO until found */
+    struct w3c_layout layout;
+    int detected;
+    const char *name; /* the input's name, for messages (NULL: none) */
+    uint64_t offset;  /* bytes of the input's text before the next chunk */
+    int too_wide;     /* headers reported too wide: the run fails (exit status 2) */
+};
+
+/* Called for each chunk of an input, in order: detects the format on the
+ * first one, gives the format and (W3C) the layout in effect at the chunk's
+ * start, so chunks can be decoded in any order. A W3C header too wide to be
+ * used is reported on stderr here, once, and counted in is->too_wide. */
+void input_format_chunk(struct input_format *is, const char *p, size_t n, enum log_format_id *fmt,
+                        struct w3c_layout *layout);
 
 #endif

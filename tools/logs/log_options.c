@@ -22,16 +22,9 @@ static void print_logs_help(void)
           "stdin.\n"
           "\n"
           "Formats:\n"
-          "  --format NAME      the log's format (default auto: found per file, and per\n"
-          "                     line where a file mixes formats):\n"
-          "                     combined, common (Apache/nginx, trailing fields kept),\n"
-          "                     vhost_combined, xff_combined (a leading X-Forwarded-For\n"
-          "                     list), w3c (IIS: '#Fields:' headers, may change\n"
-          "                     midway; %uXXXX decoded), cloudfront (both encoding\n"
-          "                     layers decoded), alb, elb (absolute URLs: path and\n"
-          "                     query decoded), haproxy (syslog prefix, captured\n"
-          "                     headers), envoy, squid, traefik, json (JSON lines:\n"
-          "                     Caddy, Traefik, nginx escape=json)\n"
+          "  --format NAME      the log's format, one of the list below (default auto:\n"
+          "                     found per file, and per line where a file mixes formats)\n"
+          "  --list-formats     list the formats: NAME<TAB>ALIASES<TAB>DESCRIPTION\n"
           "  --log-format STR   a custom format: an nginx log_format string ($var) or an\n"
           "                     Apache LogFormat string (%h %>s %{Referer}i ...)\n"
           "  --json-key KEY     JSON lines: the URL's key, dotted for nested objects\n"
@@ -39,7 +32,10 @@ static void print_logs_help(void)
           "                     url, path, request)\n"
           "  --field N          any whitespace-separated log: field N (from 1) is a URL\n"
           "  --strict-format    exit with status 1 when lines do not parse\n"
-          "Decoding:\n"
+          "The formats (--format NAME, or an alias in parentheses):\n",
+          stdout);
+    log_formats_help(stdout, 2);
+    fputs("Decoding:\n"
           "  --decode-slash     also decode %2F in paths (default: kept, as a segment byte)\n"
           "  --query MODE       form (default: '+' is a space), plain, or keep (as is)\n"
           "  --referer          decode the referer too\n"
@@ -108,7 +104,9 @@ static void print_logs_help(void)
           "shrinks, grows or is removed while being read (everything read before\n"
           "is written, and the other inputs are still processed), or a write error\n"
           "(a full disk, a closed pipe: SIGPIPE is ignored; the message says how\n"
-          "many lines were written).\n",
+          "many lines were written). SIGINT and SIGTERM stop at a line's end: the\n"
+          "output ends with a whole line, exit status 130 or 143 (a second signal\n"
+          "stops at once).\n",
           stdout);
 }
 
@@ -181,7 +179,7 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
     log_options_init(o);
     struct log_config *cfg = &o->cfg;
     size_t nfiles = 0;
-    int seen_command = 0, options_ended = 0, help = 0;
+    int seen_command = 0, options_ended = 0, help = 0, list_formats = 0;
     const char *custom = NULL, *fields = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -221,22 +219,13 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
             logs_usage("option takes no value:", a);
         }
         if (strcmp(name, "--format") == 0) {
-            if (strcmp(value, "combined") == 0)
-                cfg->format = FMT_COMBINED;
-            else if (strcmp(value, "common") == 0)
-                cfg->format = FMT_COMMON;
-            else if (strcmp(value, "w3c") == 0 || strcmp(value, "iis") == 0)
-                cfg->format = FMT_W3C;
-            else if (strcmp(value, "auto") == 0)
-                cfg->format = FMT_AUTO;
-            else if ((cfg->record_format = log_format_by_name(value)) >= 0)
-                cfg->format = FMT_RECORD;
-            else
-                logs_usage("unknown format (see --help):", value);
+            int id = strcmp(value, "auto") == 0 ? LF_AUTO : log_format_by_name(value);
+            if (id == -1)
+                logs_usage("unknown format (see --list-formats):", value);
+            cfg->format = (enum log_format_id)id;
         } else if (strcmp(name, "--log-format") == 0) {
             custom = value;
-            cfg->format = FMT_RECORD;
-            cfg->record_format = LF_CUSTOM;
+            cfg->format = LF_CUSTOM;
         } else if (strcmp(name, "--json-key") == 0) {
             cfg->json_key = value;
         } else if (strcmp(name, "--fields") == 0) {
@@ -253,7 +242,7 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
             cfg->raw_spaces = 1;
         } else if (strcmp(name, "--field") == 0) {
             cfg->field = parse_size("--field", value, 1, LOG_MAX_FIELDS, 0);
-            cfg->format = FMT_FIELD;
+            cfg->format = LF_FIELD;
         } else if (strcmp(name, "--query") == 0) {
             if (strcmp(value, "form") == 0)
                 cfg->query = Q_FORM;
@@ -294,6 +283,8 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
             cfg->progress = 1;
         } else if (strcmp(name, "--no-progress") == 0) {
             cfg->progress = 0;
+        } else if (strcmp(name, "--list-formats") == 0) {
+            list_formats = 1;
         } else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
             help = 1;
         } else {
@@ -301,8 +292,11 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
         }
     }
     *nfiles_out = nfiles;
-    if (help) {
-        print_logs_help();
+    if (help || list_formats) {
+        if (help)
+            print_logs_help();
+        else
+            log_formats_list(stdout);
         if (fflush(stdout) != 0)
             fatal("write error", strerror(errno));
         return CLI_EXIT_OK;

@@ -4,28 +4,24 @@
 
 #include <stddef.h>
 
+#include "log_format_registry.h"
+
 #define LOG_DEFAULT_CHUNK ((size_t)256 << 10) /* in L2 with its output: 2-3% faster than 512K */
 #define LOG_MIN_CHUNK ((size_t)64 << 10)      /* the command line's least --chunk-size */
 #define LOG_DEFAULT_MAX_LINE ((size_t)4 << 20)
 #define LOG_MAX_THREADS 256
-#define LOG_MAX_FIELDS 64 /* W3C #Fields: columns, and --field N */
+#define LOG_MAX_FIELDS 64 /* --field N (W3C columns: fmt_w3c.h) */
 
-enum format {
-    FMT_AUTO,
-    FMT_COMBINED,
-    FMT_COMMON,
-    FMT_W3C,
-    FMT_FIELD,
-    FMT_RECORD /* a format of log_formats.h by name, or --log-format */
-};
 enum query_mode {
     Q_FORM,
     Q_PLAIN,
     Q_KEEP
 };
 
+struct log_formats;
+
 struct log_config {
-    enum format format;
+    enum log_format_id format; /* a format, LF_AUTO or LF_FIELD (--field N) */
     size_t field;
     int decode_slash;
     enum query_mode query;
@@ -39,12 +35,14 @@ struct log_config {
     long threads; /* 0: all cores */
     size_t chunk;
     size_t max_line;      /* longer lines are streamed through undecoded */
-    int record_format;    /* FMT_RECORD: enum log_format_id */
     const char *json_key; /* --json-key: where JSON lines hold the URL */
     int table;            /* --tsv: 't', --csv: 'c', else 0 */
     int header;           /* --header: TSV/CSV column names first */
     int strict;           /* --strict-format: unparsed lines make exit status 1 */
     int raw_spaces;       /* --raw-spaces: decoded spaces not escaped (formats.c) */
+
+    /* The formats compiled (log_formats_new); the caller frees them. */
+    const struct log_formats *formats;
 };
 
 struct log_options;

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "log_decode.h"
-#include "log_format.h"
 #include "log_formats.h"
 #include "log_output.h"
 #include "log_record_out.h"
@@ -408,22 +407,22 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
  * after the last one of its format (nginx adds some), or a '\\' (log
  * escapes such as \\" and \\x22 to undo). */
 static int json_through_record(const struct worker *w, const char *s, size_t n,
-                               const struct access *a, enum format fmt)
+                               const struct access *a, enum log_format_id fmt)
 {
-    int combined = a->has_ra && fmt != FMT_COMMON;
+    int combined = a->has_ra && fmt != LF_COMMON;
     if (combined ? access_has_trailing(s, n, a->agent) : a->bytes.p + a->bytes.n != s + n)
         return 1;
     return !w->json_plain && memchr(s, '\\', n) != NULL;
 }
 
-/* One line without its terminator. FMT_AUTO: combined or common. */
-static void process_line(struct worker *w, const char *s, size_t n, enum format fmt,
+/* One line without its terminator. LF_AUTO: combined or common. */
+static void process_line(struct worker *w, const char *s, size_t n, enum log_format_id fmt,
                          struct w3c_layout *layout)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     w->line_escaped = w->line_bad_utf8 = 0;
-    if (fmt == FMT_W3C) {
-        struct span f[LOG_MAX_FIELDS + 1];
+    if (fmt == LF_W3C) {
+        struct span f[LOG_W3C_MAX_COLUMNS + 1];
         if (n > 0 && s[0] == '#') {
             if (is_fields_line(s, n))
                 parse_w3c_header(s, n, layout);
@@ -438,7 +437,7 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
             }
             return;
         }
-        int count = split_fields(s, n, f, LOG_MAX_FIELDS);
+        int count = split_fields(s, n, f, LOG_W3C_MAX_COLUMNS);
         if (layout->count == 0 || count != layout->count) {
             put_unparsed(w, s, n);
             return;
@@ -449,12 +448,12 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
             line_w3c(w, s, n, f, layout);
         if (!layout->cloudfront && !cfg->table && !cfg->json)
             w->st->formats[LF_W3C]++;
-    } else if (fmt == FMT_RECORD || cfg->table) {
+    } else if (log_format_via_record(fmt) || cfg->table) {
         if (!record_process(w, s, n, fmt)) {
             put_unparsed(w, s, n);
             return;
         }
-    } else if (fmt == FMT_FIELD) {
+    } else if (fmt == LF_FIELD) {
         struct span f[LOG_MAX_FIELDS + 1];
         int count = split_fields(s, n, f, LOG_MAX_FIELDS);
         if ((size_t)count < cfg->field || cfg->field > LOG_MAX_FIELDS) {
@@ -478,17 +477,21 @@ static void process_line(struct worker *w, const char *s, size_t n, enum format 
         }
     } else {
         struct access a;
-        if (!parse_access(s, n, &a, cfg->json, &w->quotes) || (fmt == FMT_COMBINED && !a.has_ra)) {
+        if (!parse_access(s, n, &a, cfg->json, &w->quotes) || (fmt == LF_COMBINED && !a.has_ra)) {
             /* auto: the other formats (log_formats.c) */
-            if (fmt != FMT_AUTO || !record_process(w, s, n, fmt)) {
+            if (fmt != LF_AUTO || !record_process(w, s, n, fmt)) {
                 put_unparsed(w, s, n);
                 return;
             }
-        } else if (cfg->json && json_through_record(w, s, n, &a, fmt) &&
-                   record_process(w, s, n, fmt)) {
-            /* JSON: nginx's trailing fields, log escapes: through the record */
+        } else if (cfg->json && json_through_record(w, s, n, &a, fmt)) {
+            /* JSON: nginx's trailing fields, log escapes: through the record
+             * (a line of more fields than a record holds: unparsed, not cut) */
+            if (!record_process(w, s, n, fmt)) {
+                put_unparsed(w, s, n);
+                return;
+            }
         } else {
-            if (fmt == FMT_COMMON)
+            if (fmt == LF_COMMON)
                 a.has_ra = 0;
             w->st->formats[a.has_ra ? LF_COMBINED : LF_COMMON]++;
             if (cfg->json)
@@ -510,9 +513,9 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->st = &job->st;
     /* A decoded space is \x20 (unless --raw-spaces): the line splits into the
      * same fields, inside quotes too (awk field numbers stay right). */
-    w->spaced = job->fmt == FMT_W3C || job->fmt == FMT_FIELD ||
+    w->spaced = job->fmt == LF_W3C || job->fmt == LF_FIELD ||
                 (!w->ctx->cfg.raw_spaces && !w->ctx->cfg.json);
-    w->w3c = job->fmt == FMT_W3C;
+    w->w3c = job->fmt == LF_W3C;
     job->st.bytes = job->len;
     /* What a line is scanned for: in line output the bytes put_undecoded
      * escapes (not with --raw, which escapes none), in JSON those that make

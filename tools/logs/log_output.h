@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "log_decode.h"
-#include "log_format.h"
+#include "log_formats.h"
 
 /* Bytes that can be read past a chunk's lines. */
 #define LOG_CHUNK_PAD 16
@@ -15,7 +15,7 @@
 struct chunk_job {
     const char *in; /* followed by LOG_CHUNK_PAD readable bytes */
     size_t len;
-    enum format fmt;
+    enum log_format_id fmt;
     struct w3c_layout layout; /* in effect at the chunk's start (W3C) */
     struct buf out;
     struct stats st;

@@ -18,11 +18,13 @@
 #define _GNU_SOURCE /* memrchr */
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log_input.h"
@@ -65,6 +67,21 @@ static void say_notes(struct pipeline *pl)
         at = end + 1;
     }
     b->len = 0;
+}
+
+/* Waits until fd can be read (or is at its end), looking every 0.1 s
+ * whether the run was stopped: an idle pipe (`tail -f log | pct logs`)
+ * must not keep an interrupt waiting for its next line. Returns 0, or -1
+ * once stopped. */
+static int wait_readable(struct pipeline *pl, int fd)
+{
+    for (;;) {
+        if (pipeline_stopped(pl))
+            return -1;
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 100) != 0) /* ready, at its end, or an error for read to say */
+            return 0;
+    }
 }
 
 /* Writes a decoded chunk, or hands its records to the record callback, in
@@ -385,6 +402,8 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     struct worker *w = &pl->inline_worker;
     struct buf *c = &pl->carry;
     drain(pl);
+    if (pipeline_stopped(pl))
+        return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
     log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
                    (unsigned long long)number, cfg->max_line);
@@ -443,6 +462,8 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
+        if (at == NULL && in->live && !log_input_ready(in) && wait_readable(pl, in->fd) != 0)
+            continue; /* stopped: the line is ended above */
         size_t got = read_long_piece(in, at, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
@@ -483,8 +504,13 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
             break;
         if (*eof)
             break;
-        if (in->live && !log_input_ready(in))
+        if (in->live && !log_input_ready(in)) {
             drain(pl); /* nothing to read yet: show what is done */
+            if (wait_readable(pl, in->fd) != 0) {
+                *eof = 1; /* stopped: nothing more is written */
+                continue;
+            }
+        }
         buf_reserve(b, READ_MIN + LOG_CHUNK_PAD);
         size_t got = log_input_read(in, b->data + b->len, b->cap - b->len - LOG_CHUNK_PAD);
         if (got == 0) {
@@ -514,6 +540,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
     struct input_format is;
     memset(&is, 0, sizeof is);
     is.fmt = pl->ctx->cfg.format;
+    is.name = in->name;
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
     int eof = 0;
@@ -526,6 +553,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (long_line)
             eof = stream_long_line(pl, in, NULL) || eof;
     }
+    pl->run.failed |= is.too_wide > 0;
 }
 
 /* A regular file of plain text with several threads (process_file). The
@@ -703,14 +731,14 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     pthread_mutex_unlock(&fr->turn_lock);
     if (settled) {
         job->fmt = fr->is.fmt;
-        job->layout = fr->is.layout;
+        job->layout.count = 0; /* not W3C: no layout (8 KiB not copied) */
         return;
     }
     if (b->len > 0)
         input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
     pthread_mutex_lock(&fr->turn_lock);
     fr->format_turn++;
-    fr->format_settled = fr->is.detected && fr->is.fmt != FMT_W3C;
+    fr->format_settled = fr->is.detected && fr->is.fmt != LF_W3C;
     pthread_cond_broadcast(&fr->turn_moved);
     pthread_mutex_unlock(&fr->turn_lock);
 }
@@ -899,6 +927,7 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     fr.in = in;
     fr.block = pl->ctx->cfg.chunk;
     fr.is.fmt = pl->ctx->cfg.format;
+    fr.is.name = in->name;
     pthread_mutex_init(&fr.claim_lock, NULL);
     pthread_mutex_init(&fr.turn_lock, NULL);
     pthread_cond_init(&fr.turn_moved, NULL);
@@ -936,6 +965,7 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     pthread_mutex_destroy(&fr.turn_lock);
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
+    pl->run.failed |= fr.is.too_wide > 0;
     return 0;
 }
 
@@ -943,6 +973,12 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
                            struct log_prefetch *pre)
 {
     struct log_input in;
+    struct stat st;
+    int fd = input->fd >= 0 ? input->fd : strcmp(input->name, "-") == 0 ? STDIN_FILENO : -1;
+    /* log_input_open reads the first bytes: an idle pipe waits here. */
+    if (pre == NULL && fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) &&
+        wait_readable(pl, fd) != 0)
+        return; /* stopped before the input said anything */
     int status = pre != NULL      ? log_prefetch_take(pre, &in)
                  : input->fd >= 0 ? log_input_open_fd(&in, input->fd, input->name, &pl->notes)
                                   : log_input_open(&in, input->name, &pl->notes);

@@ -20,7 +20,8 @@ enum field_kind {
     K_PATH,    /* a path alone (W3C cs-uri-stem) */
     K_QUERY,   /* a query alone (W3C cs-uri-query) */
     K_REFERER, /* a URL decoded only with --referer */
-    K_LIST     /* text that may hold spaces (an X-Forwarded-For list) */
+    K_LIST,    /* text that may hold spaces (an X-Forwarded-For list) */
+    K_LITERAL  /* a JSON line's number, true or false: as written in JSON, else text */
 };
 
 /* How the field is written in the line: what must be escaped when decoded
@@ -39,14 +40,16 @@ struct log_field {
     unsigned char layers; /* extra percent-encoding layers (CloudFront: 1) */
 };
 
-#define LOG_RECORD_MAX 80
+/* Fields of a record: a W3C line's columns fit (fmt_w3c.h); a line of
+ * more fields (trailing ones, JSON members) does not parse. */
+#define LOG_RECORD_MAX 254
 
 struct log_record {
     int format; /* enum log_format_id */
     int n;
     struct log_field f[LOG_RECORD_MAX];
     size_t names_len;
-    char names[1024]; /* names built while parsing (JSON keys "a.b") */
+    char names[4096]; /* names built while parsing (JSON keys "a.b") */
 };
 
 /* Adds a field named by a C string; 0 when the record is full. Inline, so

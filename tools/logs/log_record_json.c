@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "log_field_text.h"
-#include "log_format.h"
 #include "log_formats.h"
 #include "log_record_json.h"
 #include "log_time.h"
@@ -184,6 +183,10 @@ void json_record(struct worker *w, const struct log_record *r)
         case K_NUMBER:
             json_key(w, f->name, "");
             json_number(w, f);
+            break;
+        case K_LITERAL: /* checked as JSON by fmt_json.c */
+            json_key(w, f->name, "");
+            put_raw(w, f->v.p, f->v.n);
             break;
         case K_REFERER:
             json_key(w, f->name, "");

@@ -152,7 +152,7 @@ static int record_from_access(const char *s, size_t n, const struct access *a, i
     return template_add_trailing(r, rest, s + n);
 }
 
-int record_process(struct worker *w, const char *s, size_t n, enum format fmt)
+int record_process(struct worker *w, const char *s, size_t n, enum log_format_id fmt)
 {
     const struct log_config *cfg = &w->ctx->cfg;
     struct log_record r;
@@ -160,20 +160,16 @@ int record_process(struct worker *w, const char *s, size_t n, enum format fmt)
     int ok;
     /* Combined and common: the fast path's parser first (it takes what
      * line output takes). */
-    if ((fmt == FMT_AUTO || fmt == FMT_COMBINED || fmt == FMT_COMMON) &&
-        parse_access(s, n, &a, 1, NULL) && (fmt != FMT_COMBINED || a.has_ra) &&
-        record_from_access(s, n, &a, fmt == FMT_COMMON, &r)) {
+    if ((fmt == LF_AUTO || fmt == LF_COMBINED || fmt == LF_COMMON) &&
+        parse_access(s, n, &a, 1, NULL) && (fmt != LF_COMBINED || a.has_ra) &&
+        record_from_access(s, n, &a, fmt == LF_COMMON, &r)) {
         write_record(w, s, n, &r);
         return 1;
     }
-    if (fmt == FMT_RECORD)
-        ok = record_parse(w->ctx->templates, cfg->record_format, s, n, &r, cfg);
-    else if (fmt == FMT_COMBINED)
-        ok = record_parse(w->ctx->templates, LF_COMBINED, s, n, &r, cfg);
-    else if (fmt == FMT_COMMON)
-        ok = record_parse(w->ctx->templates, LF_COMMON, s, n, &r, cfg);
+    if (fmt >= 0)
+        ok = record_parse(fmt, s, n, &r, cfg);
     else
-        ok = record_detect(w->ctx->templates, &w->detect_last, s, n, &r, cfg);
+        ok = record_detect(s, n, &r, cfg, &w->last_format);
     if (!ok)
         return 0;
     write_record(w, s, n, &r);
@@ -189,7 +185,7 @@ void record_process_w3c(struct worker *w, const char *s, size_t n, const struct 
     r.format = l->cloudfront ? LF_CLOUDFRONT : LF_W3C;
     for (int i = 0; i < count && i < LOG_RECORD_MAX; i++) {
         int kind;
-        const char *name = w3c_field_name(l->names[i], &kind);
+        const char *name = w3c_field_name(w3c_column_name(l, i), &kind);
         record_add(&r, name, f[i], kind, l->cloudfront ? FQ_TAB : FQ_BARE);
         r.f[r.n - 1].layers = (unsigned char)l->cloudfront;
     }

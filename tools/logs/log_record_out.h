@@ -8,12 +8,12 @@
 #include <stddef.h>
 
 #include "log_decode.h"
-#include "log_format.h"
+#include "log_formats.h"
 #include "log_record.h"
 
-/* Parses line s (FMT_AUTO: finds its format) and writes it; 1 if done, 0
+/* Parses line s (LF_AUTO: finds its format) and writes it; 1 if done, 0
  * if it does not parse and nothing was written. */
-int record_process(struct worker *w, const char *s, size_t n, enum format fmt);
+int record_process(struct worker *w, const char *s, size_t n, enum log_format_id fmt);
 
 /* A W3C line split into fields, as a record (CloudFront: both encoding
  * layers decoded; TSV/CSV). */

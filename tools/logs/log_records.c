@@ -45,13 +45,14 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
             b->fields_cap = b->fields_cap > 0 ? 2 * b->fields_cap : 1024;
         b->fields = xrealloc(b->fields, b->fields_cap * sizeof *b->fields);
     }
-    const char *names = r->names, *names_end = r->names + sizeof r->names;
+    /* Every name is copied: some live in the record (JSON keys "a.b"),
+     * W3C's in the layout, which the next #Fields: line changes. */
     for (int i = 0; i < r->n; i++) {
         struct collected_field *f = &b->fields[b->nfields++];
         f->f = r->f[i];
         f->name_at = SIZE_MAX;
         const struct span name = r->f[i].name;
-        if (name.n > 0 && name.p >= names && name.p < names_end) {
+        if (name.n > 0) {
             buf_reserve(&b->names, name.n);
             f->name_at = b->names.len;
             memcpy(b->names.data + b->names.len, name.p, name.n);
@@ -59,6 +60,14 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
         }
     }
 }
+
+/* The public kinds are the engine's. */
+_Static_assert((int)LOG_KIND_TEXT == (int)K_TEXT && (int)LOG_KIND_NUMBER == (int)K_NUMBER &&
+                   (int)LOG_KIND_TIME == (int)K_TIME && (int)LOG_KIND_REQUEST == (int)K_REQUEST &&
+                   (int)LOG_KIND_URL == (int)K_URL && (int)LOG_KIND_PATH == (int)K_PATH &&
+                   (int)LOG_KIND_QUERY == (int)K_QUERY && (int)LOG_KIND_REFERER == (int)K_REFERER &&
+                   (int)LOG_KIND_LIST == (int)K_LIST && (int)LOG_KIND_LITERAL == (int)K_LITERAL,
+               "enum log_value_kind follows enum field_kind");
 
 #define DELIVER_BATCH 256
 

@@ -23,11 +23,11 @@ struct collected {
 #define COLLECTED_UNPARSED (-1)
 #define COLLECTED_DIRECTIVE (-2)
 
-/* A field's name that lived in its record's names[] (built while parsing)
- * is copied to names, its offset kept: the record itself is gone. */
+/* A field's name is copied to names, its offset kept: the record and the
+ * W3C layout it may point into are gone or changed by delivery time. */
 struct collected_field {
     struct log_field f;
-    size_t name_at; /* offset in names, or SIZE_MAX: f.name points to lasting text */
+    size_t name_at; /* offset in names, or SIZE_MAX: no name */
 };
 
 struct log_record_batch {

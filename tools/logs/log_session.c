@@ -31,7 +31,7 @@
 struct log_session {
     struct log_ctx ctx; /* the options, compiled; read-only during a run */
     struct log_table table;
-    struct log_templates *templates;
+    struct log_formats *formats; /* compiled templates: ctx.cfg.formats */
     char *log_format, *json_key; /* copies the compiled options point into */
     int configured, ran;
     struct log_sink sink;
@@ -75,6 +75,7 @@ static int fail(struct log_session *s, const char *format, ...)
 void log_options_init(struct log_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->cfg.format = LF_AUTO;
     o->cfg.progress = -1;
     o->cfg.chunk = LOG_DEFAULT_CHUNK;
     o->cfg.max_line = LOG_DEFAULT_MAX_LINE;
@@ -85,11 +86,6 @@ struct log_session *log_session_new(void)
     struct log_session *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
-    s->templates = calloc(1, sizeof *s->templates);
-    if (s->templates == NULL) {
-        free(s);
-        return NULL;
-    }
     s->sink.fd = -1;
     s->feed_fd[0] = s->feed_fd[1] = -1;
     return s;
@@ -105,7 +101,7 @@ void log_session_free(struct log_session *s)
     for (size_t i = 0; i < s->ninputs; i++)
         free((char *)s->inputs[i].name);
     free(s->inputs);
-    free(s->templates);
+    log_formats_free(s->formats);
     free(s->log_format);
     free(s->json_key);
     free(s->head.data);
@@ -131,11 +127,10 @@ static char *copy_text(const char *text, int *oom)
 static int check_options(struct log_session *s, const struct log_config *cfg,
                          const struct log_options *o)
 {
-    if (cfg->format == FMT_RECORD && o->log_format == NULL &&
-        (cfg->record_format < 0 || cfg->record_format >= LF_COUNT ||
-         cfg->record_format == LF_CUSTOM))
-        return fail(s, "unknown format (see --help)");
-    if (cfg->format == FMT_FIELD && (cfg->field < 1 || cfg->field > LOG_MAX_FIELDS))
+    if ((int)cfg->format < LF_AUTO || cfg->format >= LF_COUNT ||
+        (cfg->format == LF_CUSTOM && o->log_format == NULL))
+        return fail(s, "unknown format (see --list-formats)");
+    if (cfg->format == LF_FIELD && (cfg->field < 1 || cfg->field > LOG_MAX_FIELDS))
         return fail(s, "--field must be 1..%d", LOG_MAX_FIELDS);
     if (cfg->threads < 0 || cfg->threads > LOG_MAX_THREADS)
         return fail(s, "--threads must be 1..%d", LOG_MAX_THREADS);
@@ -151,7 +146,7 @@ static int check_options(struct log_session *s, const struct log_config *cfg,
         return fail(s, "--json cannot be combined with --tsv or --csv");
     if ((o->fields != NULL || cfg->header) && !cfg->table)
         return fail(s, "--fields and --header go with --tsv or --csv");
-    if (cfg->table && cfg->format == FMT_FIELD)
+    if (cfg->table && cfg->format == LF_FIELD)
         return fail(s, "--field N cannot be combined with --tsv or --csv (name a format)");
     return 0;
 }
@@ -162,13 +157,11 @@ int log_session_configure(struct log_session *s, const struct log_options *o)
     if (s->ran || s->feeding)
         return fail(s, "options are set before the run");
     struct log_config cfg = o->cfg;
-    if (o->log_format != NULL) {
-        cfg.format = FMT_RECORD;
-        cfg.record_format = LF_CUSTOM;
-    }
+    if (o->log_format != NULL)
+        cfg.format = LF_CUSTOM;
     if (check_options(s, &cfg, o) != 0)
         return -1;
-    if (cfg.format == FMT_W3C)
+    if (cfg.format == LF_W3C)
         cfg.percent_u = 1;
     const char *error = table_fields_set(&s->table, o->fields);
     if (error != NULL)
@@ -181,13 +174,16 @@ int log_session_configure(struct log_session *s, const struct log_options *o)
     if (oom)
         return fail(s, "out of memory");
     cfg.json_key = s->json_key;
-    if ((error = log_formats_init(s->templates, s->log_format)) != NULL) {
+    log_formats_free(s->formats);
+    if ((s->formats = log_formats_new(s->log_format, &error)) == NULL) {
+        if (s->log_format == NULL)
+            return fail(s, "%s", error);
         char name[LOG_QUOTED_NAME_MAX];
         return fail(s, "--log-format: %s: %s", error, log_quote_name(name, s->log_format));
     }
+    cfg.formats = s->formats;
     log_ctx_init(&s->ctx, &cfg);
     s->ctx.table = &s->table;
-    s->ctx.templates = s->templates;
     s->configured = 1;
     return 0;
 }
@@ -449,7 +445,8 @@ static void feed_abandon(struct log_session *s)
 
 int log_session_feed(struct log_session *s, const void *bytes, size_t n)
 {
-    if (s->ran && s->feeding != 2)
+    /* (s->ran is the run's own once it runs on its thread: not read then.) */
+    if (s->feeding == 3 || (s->feeding == 0 && s->ran))
         return fail(s, "a session runs once");
     if (s->feeding == 0)
         s->feeding = 1;
@@ -501,6 +498,8 @@ void log_session_counts(const struct log_session *s, struct log_session_counts *
     c->invalid_utf8 = s->total.invalid_utf8;
     c->unparsed = s->total.unparsed;
     c->long_lines = s->total.long_lines;
+    for (int i = 0; i < LF_COUNT; i++)
+        c->formats[i] = s->total.formats[i];
 }
 
 void log_session_print_stats(const struct log_session *s)

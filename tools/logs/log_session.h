@@ -2,9 +2,14 @@
  * that owns a run (options, inputs, the pipeline, the output, counts,
  * errors). No process globals: sessions are independent, and several may run
  * at the same time in one process, on different threads, with different
- * options. Nothing here prints (except the messages about inputs, through
- * the message callback) or exits: every error is returned, with a message
- * in the CLI's style ("pct logs: NAME: ...").
+ * options. Nothing here exits: every error is returned, with a message in
+ * the CLI's style ("pct logs: NAME: ..."); what is printed is asked for:
+ * the messages about inputs go to the message callback, --stats to
+ * log_session_print_stats, and the progress bar (cfg.progress: 1, or -1 and
+ * stderr a terminal and the input size known) to stderr: in-process, set
+ * cfg.progress = 0. One exit is left: out of memory while a buffer grows
+ * (xrealloc, in the decoding loops, which have no error path) still ends
+ * the process with "pct logs: out of memory".
  *
  * Use:
  *   struct log_options o;
@@ -36,7 +41,7 @@ struct log_session;
  * code reads as cfg->...) and the two that are text to compile. */
 struct log_options {
     struct log_config cfg;
-    const char *log_format; /* --log-format, or NULL; sets cfg.format (FMT_RECORD) */
+    const char *log_format; /* --log-format, or NULL; sets cfg.format (LF_CUSTOM) */
     const char *fields;     /* --fields (TSV/CSV columns), or NULL: the default */
 };
 
@@ -92,7 +97,8 @@ enum log_value_kind { /* = enum field_kind of log_record.h */
     LOG_KIND_PATH,
     LOG_KIND_QUERY,
     LOG_KIND_REFERER,
-    LOG_KIND_LIST
+    LOG_KIND_LIST,
+    LOG_KIND_LITERAL /* a JSON line's number, true or false, as written */
 };
 
 struct log_session_field {
@@ -198,9 +204,11 @@ int log_session_run(struct log_session *s);
 int log_session_feed(struct log_session *s, const void *bytes, size_t n);
 int log_session_finish(struct log_session *s);
 
-/* Stops a run at the next line boundary: the output ends on a whole line,
- * and the run returns 130 (sig 2) or 143 (sig 15), error "pct logs:
- * interrupted". Async-signal-safe: for a SIGINT/SIGTERM handler. */
+/* Stops a run at the next line boundary: the output ends on a whole line
+ * (a line longer than --max-line being streamed is ended there), and the
+ * run returns 128 + sig (130: SIGINT, 143: SIGTERM), error "pct logs:
+ * interrupted (SIGINT)". An idle pipe is looked at every 0.1 s. Lock-free
+ * and async-signal-safe: for a SIGINT/SIGTERM handler, or another thread. */
 void log_session_interrupt(struct log_session *s, int sig);
 
 /* ---------------------------------------------------------------- messages
@@ -214,6 +222,7 @@ void log_session_messages(struct log_session *s, log_message_fn fn, void *ctx);
 /* ------------------------------------------------------------------ counts */
 struct log_session_counts {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
+    uint64_t formats[LF_COUNT]; /* lines parsed, per format id (log_format_name) */
 };
 void log_session_counts(const struct log_session *s, struct log_session_counts *c);
 /* --stats: the report the CLI prints, on stderr. */

@@ -17,6 +17,26 @@ static int digits_at(struct span t, size_t at, size_t count)
     return v;
 }
 
+/* A real calendar date and time of day: the day exists in its month (leap
+ * years too), hours 0-23, minutes 0-59, seconds 0-60 (a leap second). */
+static inline int valid_date_time(int y, int mo, int d, int h, int mi, int sec)
+{
+    static const unsigned char month_days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 ||
+        sec > 60)
+        return 0;
+    if (d <= 28)
+        return 1; /* every month has 28 days: no leap year arithmetic */
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return d <= month_days[mo - 1] + (mo == 2 && leap);
+}
+
+/* A UTC offset's hours and minutes as RFC 3339 allows them: 00-23, 00-59. */
+static int valid_offset(int h, int mi)
+{
+    return h >= 0 && h <= 23 && mi >= 0 && mi <= 59;
+}
+
 /* v as count decimal digits at o (snprintf is slow for every line). */
 static char *put_digits(char *o, int v, int count)
 {
@@ -122,6 +142,15 @@ static size_t from_clf(struct span t, char *out)
     ok &= (name[0] == t.p[3]) & (name[1] == t.p[4]) & (name[2] == t.p[5]);
     if (!ok || month == 0)
         return 0;
+        /* the digits are checked: their values without loops */
+#define TWO(i) ((t.p[i] - '0') * 10 + (t.p[(i) + 1] - '0'))
+    const int day = TWO(0);
+    if ((day == 0) | (day > 31) | (TWO(12) > 23) | (TWO(15) > 59) | (TWO(18) > 60) |
+        (TWO(22) > 23) | (TWO(24) > 59))
+        return 0;
+    if (day > 28 && !valid_date_time(TWO(7) * 100 + TWO(9), month, day, 0, 0, 0))
+        return 0;
+#undef TWO
     char *o = put_text(out, t.p + 7, 4); /* 2000-10-10T13:55:36-07:00 */
     o[0] = '-';
     o[1] = (char)('0' + month / 10);
@@ -137,6 +166,30 @@ static size_t from_clf(struct span t, char *out)
     return (size_t)(o - out);
 }
 
+/* YYYY-MM-DDTHH:MM:SS[.digits][Z|+HH:MM|-HH:MM], a real date and time. */
+static int iso_valid(struct span t)
+{
+    if (t.n < 19 || t.p[4] != '-' || t.p[7] != '-' || t.p[10] != 'T' || t.p[13] != ':' ||
+        t.p[16] != ':' ||
+        !valid_date_time(digits_at(t, 0, 4), digits_at(t, 5, 2), digits_at(t, 8, 2),
+                         digits_at(t, 11, 2), digits_at(t, 14, 2), digits_at(t, 17, 2)))
+        return 0;
+    size_t i = 19;
+    if (i < t.n && t.p[i] == '.') {
+        size_t digits = ++i;
+        while (i < t.n && t.p[i] >= '0' && t.p[i] <= '9')
+            i++;
+        if (i == digits)
+            return 0;
+    }
+    if (i == t.n)
+        return 1;
+    if (t.p[i] == 'Z')
+        return i + 1 == t.n;
+    return (t.p[i] == '+' || t.p[i] == '-') && t.n - i == 6 && t.p[i + 3] == ':' &&
+           valid_offset(digits_at(t, i + 1, 2), digits_at(t, i + 4, 2));
+}
+
 size_t log_time_iso(struct span date, struct span t, char *out)
 {
     size_t clf = date.n == 0 ? from_clf(t, out) : 0;
@@ -145,10 +198,12 @@ size_t log_time_iso(struct span date, struct span t, char *out)
     if (date.n > 0) { /* W3C: 2026-03-14 and 06:00:00, UTC */
         if (date.n != 10 || digits_at(date, 0, 4) < 0 || date.p[4] != '-' ||
             digits_at(date, 5, 2) < 0 || date.p[7] != '-' || digits_at(date, 8, 2) < 0 || t.n < 8 ||
-            t.n > 20)
+            t.n > 20 || t.p[2] != ':' || t.p[5] != ':' || (t.n > 8 && t.p[8] != '.') ||
+            !valid_date_time(digits_at(date, 0, 4), digits_at(date, 5, 2), digits_at(date, 8, 2),
+                             digits_at(t, 0, 2), digits_at(t, 3, 2), digits_at(t, 6, 2)))
             return 0;
-        for (size_t i = 0; i < t.n; i++)
-            if ((t.p[i] < '0' || t.p[i] > '9') && t.p[i] != ':' && t.p[i] != '.')
+        for (size_t i = 9; i < t.n; i++)
+            if (t.p[i] < '0' || t.p[i] > '9')
                 return 0;
         char *o = put_text(out, date.p, 10);
         *o++ = 'T';
@@ -157,10 +212,9 @@ size_t log_time_iso(struct span date, struct span t, char *out)
         return (size_t)(o - out);
     }
     if (t.n >= 20 && t.n < LOG_ISO_MAX && digits_at(t, 0, 4) >= 0 && t.p[4] == '-' &&
-        t.p[10] == 'T') { /* already ISO 8601: its characters only */
-        for (size_t i = 0; i < t.n; i++)
-            if (strchr("0123456789-+:.TZ", t.p[i]) == NULL || t.p[i] == '\0')
-                return 0;
+        t.p[10] == 'T') { /* already ISO 8601: checked, copied */
+        if (!iso_valid(t))
+            return 0;
         memcpy(out, t.p, t.n);
         return t.n;
     }
@@ -180,7 +234,10 @@ size_t log_time_iso(struct span date, struct span t, char *out)
                 i++;
         int zone = t.n - i == 6 && t.p[i] == ' ' && (t.p[i + 1] == '+' || t.p[i + 1] == '-') &&
                    digits_at(t, i + 2, 4) >= 0;
-        if (!zone && i != t.n)
+        if ((!zone && i != t.n) ||
+            !valid_date_time(year, (int)((mon - months) / 3 + 1), day, digits_at(t, 12, 2),
+                             digits_at(t, 15, 2), digits_at(t, 18, 2)) ||
+            (zone && !valid_offset(digits_at(t, i + 2, 2), digits_at(t, i + 4, 2))))
             return 0;
         char *o = put_digits(out, year, 4);
         *o++ = '-';

@@ -4,7 +4,6 @@
 
 #include "fmt_json.h"
 #include "log_field_text.h"
-#include "log_format.h"
 #include "log_formats.h"
 #include "log_records.h"
 #include "log_time.h"
@@ -167,7 +166,9 @@ static void table_null(struct worker *w)
 /* What the columns of one record look up, found once per record: its
  * fields by name (open addressing: a column's field is then one probe, not
  * a pass over the fields) and its request target. */
-#define ROW_SLOTS 128 /* more than LOG_RECORD_MAX, a power of 2 */
+#define ROW_SLOTS 256 /* more than LOG_RECORD_MAX, a power of 2 */
+_Static_assert(LOG_RECORD_MAX < ROW_SLOTS && LOG_RECORD_MAX < 256,
+               "a slot holds a field's index + 1");
 struct table_row {
     const struct log_record *r;
     const struct log_table *tab;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "log_field_text.h"
-#include "log_format.h"
+#include "fmt_access.h"
 #include "log_formats.h"
 #include "log_records.h"
 #include "log_time.h"

@@ -13,12 +13,17 @@
  *   log_decompress.c  gzip and zstd input
  *   log_pipeline.c    chunks of whole lines, worker threads, in-order
  *                     output, long lines streamed, progress
- *   log_format.c      parsing combined/common and W3C lines, W3C headers
+ *   log_format_registry.c  the formats: one row each (name, aliases,
+ *                     description, detection, parser, escaping, template);
+ *                     every list of formats is made from it
+ *   log_formats.c     the registry's templates compiled (struct log_formats),
+ *                     a line's and an input's format found
+ *   fmt_access.c      combined/common lines without a template (fast path)
+ *   fmt_w3c.c         W3C (IIS) '#Fields:' headers and columns
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
  *   log_output.c      each line to its writer; combined/common line and JSON
  *                     output, w3c line output; --stats
- *   log_formats.c     the formats known by name, detection order
  *   fmt_template.c    formats as templates: nginx and Apache format strings
  *   fmt_json.c        JSON-lines logs
  *   log_record*.c     a parsed line as named fields, and its line output;
@@ -48,14 +53,22 @@
 #include "logs.h"
 
 /* The session a SIGINT or SIGTERM stops (at a line's end, so that the
- * output ends with a whole line). The CLI's only global. */
+ * output ends with a whole line). The CLI's only globals. */
 static struct log_session *volatile interruptible;
 
 static void on_signal(int sig)
 {
+    static volatile sig_atomic_t signalled;
     struct log_session *s = interruptible;
-    if (s != NULL)
-        log_session_interrupt(s, sig);
+    if (signalled || s == NULL) {
+        /* A second one (the output blocked on a reader that does not
+         * read): no longer waited for. */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    signalled = 1;
+    log_session_interrupt(s, sig);
 }
 
 static int trouble(const char *message)

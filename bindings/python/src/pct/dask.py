@@ -87,6 +87,8 @@ def run(client, files, output, options=None, ship=False):
 
 
 def main(argv=None):
+    from pct import logs
+
     p = argparse.ArgumentParser(
         prog="python -m pct.dask",
         description="Decode access logs (plain, gzip, zstd) with libpct on a Dask cluster: "
@@ -97,7 +99,7 @@ def main(argv=None):
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler, e.g. tcp://10.0.0.1:8786")
     p.add_argument("--output", "-o", required=True, metavar="DIR", help="where the .jsonl files go")
     p.add_argument("--ship", action="store_true", help="send the files' bytes to the workers (no shared file system)")
-    p.add_argument("--format", default="auto", choices=["auto", "combined", "common", "w3c"])
+    p.add_argument("--format", default="auto", choices=logs.formats())
     p.add_argument("--referer", action="store_true")
     p.add_argument("--decode-slash", action="store_true")
     p.add_argument("--query", choices=["form", "plain", "keep"])

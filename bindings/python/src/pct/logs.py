@@ -8,16 +8,13 @@ with its own worker threads, so a damaged input never takes the interpreter
 down and the GIL is never held while logs are decoded.
 """
 
+import functools
 import json
 import os
 import subprocess
 import threading
 
-__all__ = ["read", "LogError", "helper_path", "command"]
-
-# `pct logs --format` names (see `pct logs --help`).
-_FORMATS = ("auto", "combined", "common", "w3c", "cloudfront", "vhost_combined", "xff_combined",
-            "envoy", "haproxy", "alb", "elb", "squid", "traefik", "json")
+__all__ = ["read", "LogError", "helper_path", "command", "formats"]
 
 
 class LogError(RuntimeError):
@@ -34,6 +31,35 @@ def helper_path():
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "pct-logs")
 
 
+def _list_formats():
+    """The log code's format registry, from the helper: (name, aliases,
+    description) per format, as `pct logs --list-formats` writes them."""
+    out = subprocess.run([helper_path(), "logs", "--list-formats"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True).stdout
+    rows = []
+    for line in out.decode("utf-8").splitlines():
+        name, aliases, description = line.split("\t", 2)
+        rows.append((name, tuple(a for a in aliases.split(",") if a), description))
+    return tuple(rows)
+
+
+@functools.lru_cache(maxsize=None)
+def _format_table():
+    return _list_formats()
+
+
+def formats():
+    """The names `format` takes: "auto" (found per file and per line) and
+    every format the log code knows (`pct logs --list-formats`), read from
+    it once: never a list of its own."""
+    return ("auto",) + tuple(row[0] for row in _format_table())
+
+
+def _format_names():
+    """The names and aliases `format` takes."""
+    return set(formats()).union(*(row[1] for row in _format_table()))
+
+
 def command(
     files,
     format="auto",
@@ -47,8 +73,8 @@ def command(
     threads=None,
 ):
     """The argument list of a `pct logs` run (argv[0] is "pct")."""
-    if format not in _FORMATS:
-        raise ValueError(f"format must be one of {_FORMATS}, not {format!r}")
+    if format not in _format_names():
+        raise ValueError(f"format must be one of {formats()}, not {format!r}")
     args = ["pct", "logs", "--no-progress"]
     if format != "auto":
         args += ["--format", format]
@@ -99,7 +125,8 @@ def read(path_or_file, format="auto", **options):
     path_or_file: a path (str, bytes, os.PathLike) or a binary file object
     (one with a file descriptor is read by the log code directly; any other
     is copied to it by a thread). Plain or compressed (gzip, zstd: detected
-    by content). format: "auto", "combined", "common" or "w3c".
+    by content). format: one of formats() ("auto", the default, and the
+    names `pct logs --list-formats` gives), or an alias of one.
     options: referer, decode_slash, query ("form", "plain", "keep"),
     percent_u, field (N: field N of a whitespace-separated log is the URL),
     threads (worker threads of the log code; default all cores).

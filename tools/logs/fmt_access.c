@@ -1,9 +1,10 @@
-/* log_format.c - parsing access log lines (combined, common, W3C, fields)
- * and detecting the format of an input. */
+/* fmt_access.c - the combined and common formats' fast path: their lines
+ * parsed without a template (the templates of log_format_registry.c give
+ * the same fields, for the lines this does not take). */
 #include <stddef.h>
 #include <string.h>
 
-#include "log_format.h"
+#include "fmt_access.h"
 #include "log_scan.h"
 
 /* A quoted field starting after the opening quote at p: ends at the first
@@ -195,92 +196,4 @@ int split_request(struct span r, struct span *method, struct span *target)
     else
         *target = span_of(t, e);
     return 1;
-}
-
-int split_fields(const char *s, size_t n, struct span *fields, int max)
-{
-    const char *p = s, *e = s + n;
-    int count = 0;
-    while (p < e) {
-        while (p < e && (*p == ' ' || *p == '\t'))
-            p++;
-        if (p == e)
-            break;
-        const char *q = p;
-        while (q < e && *q != ' ' && *q != '\t')
-            q++;
-        if (count == max)
-            return max + 1;
-        fields[count++] = span_of(p, q);
-        p = q;
-    }
-    return count;
-}
-
-void parse_w3c_header(const char *s, size_t n, struct w3c_layout *l)
-{
-    struct span f[LOG_MAX_FIELDS + 1];
-    int count = split_fields(s + 8, n - 8, f, LOG_MAX_FIELDS);
-    memset(l, 0xff, sizeof *l);
-    l->count = count > LOG_MAX_FIELDS ? 0 : count;
-    l->cloudfront = 0;
-    for (int i = 0; i < l->count; i++) {
-        size_t len = f[i].n < sizeof l->names[i] ? f[i].n : sizeof l->names[i] - 1;
-        memcpy(l->names[i], f[i].p, len);
-        l->names[i][len] = '\0';
-        if (span_is(f[i], "x-edge-location"))
-            l->cloudfront = 1;
-        if (span_is(f[i], "date"))
-            l->date = i;
-        else if (span_is(f[i], "time"))
-            l->time = i;
-        else if (span_is(f[i], "c-ip"))
-            l->c_ip = i;
-        else if (span_is(f[i], "cs-method"))
-            l->method = i;
-        else if (span_is(f[i], "cs-uri-stem"))
-            l->stem = i;
-        else if (span_is(f[i], "cs-uri-query"))
-            l->query = i;
-        else if (span_is(f[i], "sc-status"))
-            l->status = i;
-        else if (span_is(f[i], "sc-bytes"))
-            l->bytes = i;
-        else if (span_is(f[i], "cs(Referer)"))
-            l->referer = i;
-        else if (span_is(f[i], "cs(User-Agent)"))
-            l->agent = i;
-    }
-}
-
-/* W3C: the layout at the start of each chunk is that of the last #Fields:
- * line before it, so chunks can be decoded in any order. */
-static void track_w3c_headers(struct input_format *is, const char *p, size_t n)
-{
-    const char *e = p + n, *hash = p;
-    while ((hash = memchr(hash, '#', (size_t)(e - hash))) != NULL) {
-        if (hash == p || hash[-1] == '\n') {
-            const char *nl = memchr(hash, '\n', (size_t)(e - hash));
-            const char *end = nl != NULL ? nl : e;
-            if (end > hash && end[-1] == '\r')
-                end--;
-            if (is_fields_line(hash, (size_t)(end - hash)))
-                parse_w3c_header(hash, (size_t)(end - hash), &is->layout);
-        }
-        hash++;
-    }
-}
-
-void input_format_chunk(struct input_format *is, const char *p, size_t n, enum format *fmt,
-                        struct w3c_layout *layout)
-{
-    if (!is->detected) {
-        is->detected = 1;
-        if (is->fmt == FMT_AUTO)
-            is->fmt = n > 0 && p[0] == '#' ? FMT_W3C : FMT_AUTO;
-    }
-    *fmt = is->fmt;
-    *layout = is->layout;
-    if (is->fmt == FMT_W3C)
-        track_w3c_headers(is, p, n);
 }

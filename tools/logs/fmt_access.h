@@ -1,22 +1,13 @@
-/* log_format.h - parsing access log lines: Apache/nginx combined and common,
- * W3C extended (IIS) with its #Fields: headers, whitespace-separated fields;
- * and format detection. */
-#ifndef PCT_TOOLS_LOG_FORMAT_H
-#define PCT_TOOLS_LOG_FORMAT_H
+/* fmt_access.h - the combined and common formats' fast path: Apache/nginx
+ * access log lines parsed without a template, and the request line
+ * ("METHOD target HTTP/x") and query parameters every format shares. */
+#ifndef PCT_TOOLS_FMT_ACCESS_H
+#define PCT_TOOLS_FMT_ACCESS_H
 
 #include <stddef.h>
 
 #include "log_marks.h"
-#include "log_options.h"
 #include "log_util.h"
-
-/* Columns of a W3C #Fields: header that matter; -1 when absent. */
-struct w3c_layout {
-    int count; /* 0: no header seen yet */
-    int date, time, c_ip, method, stem, query, status, bytes, referer, agent;
-    int cloudfront;                 /* x-edge-location: AWS CloudFront */
-    char names[LOG_MAX_FIELDS][24]; /* the columns, for records */
-};
 
 /* The fields of a combined or common line. */
 struct access {
@@ -52,28 +43,5 @@ static inline int query_next_param(const char **p, const char *e, struct span *n
     }
     return 0;
 }
-
-/* Splits at spaces and tabs into at most max fields; max + 1 if more. */
-int split_fields(const char *s, size_t n, struct span *fields, int max);
-
-static inline int is_fields_line(const char *s, size_t n)
-{
-    return n >= 8 && memcmp(s, "#Fields:", 8) == 0;
-}
-
-void parse_w3c_header(const char *s, size_t n, struct w3c_layout *l);
-
-/* The format of one input, carried from chunk to chunk. */
-struct input_format {
-    enum format fmt;
-    struct w3c_layout layout;
-    int detected;
-};
-
-/* Called for each chunk of an input, in order: detects the format on the
- * first one, gives the format and (W3C) the layout in effect at the chunk's
- * start, so chunks can be decoded in any order. */
-void input_format_chunk(struct input_format *is, const char *p, size_t n, enum format *fmt,
-                        struct w3c_layout *layout);
 
 #endif
