@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json_strict.h"
+#include "log_format_registry.h"
 #include "log_formats.h"
 #include "log_options.h"
 #include "log_session.h"
@@ -22,11 +23,11 @@ __attribute__((visibility("default"), used)) const char *__ubsan_default_options
 
 /* ------------------------------------------------------------------ options */
 
-/* Names the registry may take besides log_format_name's (kept when
- * log_format_by_name knows them). */
-static const char *const aliases[] = {"iis", "nginx", "clf", "vhost", "xff"};
-static const char *format_names[LF_COUNT + 8];
-static int n_formats; /* format_names[0] "auto" ... then "field" (--field N) */
+/* "auto", every format of the registry by name and by each alias (as
+ * --list-formats gives them), then "field" (--field N). */
+static char alias_text[LF_COUNT][64];
+static const char *format_names[4 * LF_COUNT + 2];
+static int n_formats;
 
 static void formats_init(void)
 {
@@ -40,9 +41,15 @@ static void formats_init(void)
     format_names[n_formats++] = "auto";
     for (int id = 0; id < LF_CUSTOM; id++)
         format_names[n_formats++] = log_format_name(id);
-    for (size_t k = 0; k < sizeof aliases / sizeof *aliases; k++)
-        if (log_format_by_name(aliases[k]) >= 0)
-            format_names[n_formats++] = aliases[k];
+    for (int id = 0; id < LF_CUSTOM; id++) {
+        const struct log_format_def *d = log_format_def(id);
+        if (d == NULL || d->aliases == NULL)
+            continue;
+        snprintf(alias_text[id], sizeof alias_text[id], "%s", d->aliases);
+        for (char *a = strtok(alias_text[id], ","); a != NULL && n_formats < 4 * LF_COUNT;
+             a = strtok(NULL, ","))
+            format_names[n_formats++] = a;
+    }
     format_names[n_formats++] = "field";
 }
 

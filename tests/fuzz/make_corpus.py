@@ -105,11 +105,12 @@ USER_SET = bytes((0x5A * (i + 1) + 0x33) & 0xFF for i in range(32))
 
 
 # ------------------------------------------------------------------ log targets
-# Byte 0 of logs_fuzz.h: "auto", the registry's names in id order, the
-# aliases it knows, "field" (taken modulo the count: logs_fuzz.c's order).
+# Byte 0 of logs_fuzz.h: "auto", the registry's names in id order, their
+# aliases in id order, "field" (taken modulo the count: logs_fuzz.c's order;
+# `pct logs --list-formats` lists both).
 LOG_FORMATS = ["auto", "combined", "common", "w3c", "cloudfront", "vhost_combined",
                "xff_combined", "envoy", "haproxy", "alb", "elb", "squid", "traefik", "json",
-               "iis", "nginx", "clf", "vhost", "xff", "field"]
+               "nginx", "clf", "iis", "vhost", "xff", "caddy", "field"]
 LINE, JSON, TSV, CSV = range(4)
 RAW, HEADER = 4, 8
 Q_FORM, Q_PLAIN, Q_KEEP = 0x00, 0x10, 0x20
