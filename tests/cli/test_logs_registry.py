@@ -12,7 +12,6 @@ the calendar, JSON from RFC 8259), never copied from the program's output.
 """
 import csv
 import datetime
-import importlib.util
 import io
 import json
 import os
@@ -122,30 +121,11 @@ printf '%s\n' "${COMPREPLY[@]}"
           "unknown %r" % sorted(set(bold) - own_words - set(names + aliases + ["auto"])))
     check("man page: --list-formats", "\\-\\-list\\-formats" in man)
 
-    # Python: pct.logs.formats() comes from the log code (run here through
-    # this pct: the helper takes the same arguments), and no module of the
-    # package spells a format's name
+    # Python: pct.logs.formats() comes from the log engine in the package's
+    # extension (bindings/python/tests/test_logs.py test_formats compares it
+    # with --list-formats); here: no module of the package spells a format's
+    # name
     src = os.path.join(ROOT, "bindings", "python", "src", "pct")
-    spec = importlib.util.spec_from_file_location("pct_logs_under_test", os.path.join(src, "logs.py"))
-    logs = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(logs)
-    if not test_logs.WRAPPER:
-        logs.helper_path = lambda: test_logs.PCT
-        try:
-            got = list(logs.formats())
-        except Exception as e:  # noqa: BLE001 - the failure is what is reported
-            got = repr(e)
-        check("python formats()", got == ["auto"] + names, "got %r" % (got,))
-        try:
-            args = logs.command(["f"], aliases[0]) if aliases else ["--format", ""]
-            check("python command() takes an alias", args[args.index("--format") + 1] == aliases[0])
-        except (ValueError, subprocess.CalledProcessError) as e:
-            check("python command() takes an alias", False, repr(e))
-        try:
-            logs.command(["f"], "no-such-format")
-            check("python command() refuses an unknown format", False)
-        except (ValueError, subprocess.CalledProcessError):
-            check("python command() refuses an unknown format", True)
     for py in sorted(os.listdir(src)):
         if py.endswith((".py", ".pyi")):
             with open(os.path.join(src, py), encoding="utf-8") as f:

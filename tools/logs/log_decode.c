@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "log_decode.h"
+#include "log_writer.h"
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->cfg = *cfg;
+    ctx->writer = log_writer_for(cfg);
+    ctx->raw_text = cfg->raw && ctx->writer->honours_raw;
     pct_set_clear(&ctx->keep_path);
     pct_set_add_chars(&ctx->keep_path, "/");
     pct_set_clear(&ctx->keep_query);
@@ -18,7 +21,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_add_chars(&ctx->keep_split, "&=");
     pct_set_fill(&ctx->keep_all);
     pct_set_clear(&ctx->keep_none);
-    log_escape_init(&ctx->esc, cfg->bytes);
+    log_escape_init(&ctx->esc);
     /* The bytes that may need work in put_decoded: '%', controls, '"', '\\'
      * (Apache's escapes), 0x80 and up (UTF-8 to check), '+' (form), ' '
      * (whitespace-separated formats). */
@@ -41,8 +44,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
     pct_set_clear(&ctx->line_marks[0]);
     pct_set_add_range(&ctx->line_marks[0], 0x00, 0x1f);
     pct_set_add_byte(&ctx->line_marks[0], 0x7f);
-    if (!cfg->bytes)
-        pct_set_add_byte(&ctx->line_marks[0], 0xc2);
+    pct_set_add_byte(&ctx->line_marks[0], 0xc2);
     pct_set_clear(&ctx->quote);
     pct_set_add_byte(&ctx->quote, '"');
     pct_set_clear(&ctx->line_marks[1]);
@@ -106,13 +108,61 @@ static void count_escapes(struct worker *w, const char *src, size_t n, unsigned 
  * decoded control, quote or backslash): when it does, what follows the
  * first such byte is moved to the scratch buffer and escaped back. The
  * output has room for 6 bytes per byte of src (see process_chunk). */
-static void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
-                            unsigned flags, int json)
+static inline void put_decoded_run(struct worker *w, const char *src, size_t n, const pct_set *keep,
+                                   unsigned flags, int json);
+
+/* 1 if src[0..n) holds a ' '. src is followed by readable bytes (as for
+ * put_decoded's first scan): 16 at a time, no tail loop. */
+static inline int has_space_padded(const char *src, size_t n)
+{
+#ifdef LOG_SCAN_SSE2
+    const __m128i space = _mm_set1_epi8(' ');
+    for (size_t i = 0; i < n; i += 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(src + i)), space));
+        if (n - i < 16)
+            m &= (1u << (n - i)) - 1;
+        if (m != 0)
+            return 1;
+    }
+    return 0;
+#else
+    return memchr(src, ' ', n) != NULL;
+#endif
+}
+
+/* put_decoded_run of a run that holds spaces as written (a request of more
+ * than three words): a space that decoding makes is escaped (\x20), but
+ * one written in the log was not decoded and stays as written, so the line
+ * keeps its fields. */
+__attribute__((cold, noinline)) static void
+put_decoded_spaced(struct worker *w, const char *src, size_t n, const pct_set *keep, unsigned flags)
+{
+    const char *e = src + n;
+    while (src < e) {
+        const char *sp = log_find_byte(src, e, ' ');
+        const char *end = sp != NULL ? sp : e;
+        if (end > src)
+            put_decoded_run(w, src, (size_t)(end - src), keep, flags, 0);
+        if (sp == NULL)
+            break;
+        put_raw(w, " ", 1);
+        src = sp + 1;
+    }
+}
+
+__attribute__((always_inline)) static inline void put_decoded_run(struct worker *w, const char *src,
+                                                                  size_t n, const pct_set *keep,
+                                                                  unsigned flags, int json)
 {
     enum log_escape_mode mode = json ? ESC_JSON : w->spaced ? ESC_SPACED : ESC_LINE;
     /* A form query in a format whose spaces are escaped: its '+' become
      * spaces to escape, so it is decoded aside and escaped on its way out. */
     int aside = mode == ESC_SPACED && (flags & PCT_PLUS);
+    if (aside && has_space_padded(src, n)) {
+        put_decoded_spaced(w, src, n, keep, flags);
+        return;
+    }
     char *o = aside ? buf_room(&w->scratch, 3 * n + 16) : w->out->data + w->out->len;
     pct_result r = pct_decode_except(src, n, o, keep, flags | PCT_UTF8);
     if (r.status == PCT_INVALID_UTF8) {
@@ -128,6 +178,10 @@ static void put_decoded_run(struct worker *w, const char *src, size_t n, const p
         return;
     }
     size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);
+    if (i < r.count && mode == ESC_SPACED && log_find_byte(src, src + n, ' ') != NULL) {
+        put_decoded_spaced(w, src, n, keep, flags); /* nothing written yet: o is past len */
+        return;
+    }
     if (i < r.count) {
         size_t rest = r.count - i;
         char *copy = buf_room(&w->scratch, rest + 16);
@@ -217,7 +271,7 @@ void put_url_line(struct worker *w, struct span u)
     size_t qn = u.n - (size_t)(q - u.p) - 1;
     put_raw(w, "?", 1);
     if (w->ctx->cfg.query == Q_KEEP)
-        put_raw(w, q + 1, qn); /* not decoded: as written */
+        put_undecoded(w, q + 1, qn); /* not decoded: as written, controls escaped */
     else
         put_decoded(w, q + 1, qn, &w->ctx->keep_query,
                     path_flags(w) | (w->ctx->cfg.query == Q_FORM ? PCT_PLUS : 0), 0);

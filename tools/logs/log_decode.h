@@ -14,6 +14,8 @@
 #include "log_util.h"
 #include "pct.h"
 
+struct log_writer;
+
 struct log_table;
 struct log_record_batch;
 
@@ -21,11 +23,13 @@ struct log_record_batch;
  * session's). */
 struct log_ctx {
     struct log_config cfg;
-    pct_set keep_path;  /* '/' unless --decode-slash */
-    pct_set keep_query; /* line output: '&' '=' '#' stay encoded */
-    pct_set keep_split; /* JSON query: '&' '=' stay encoded (put_json_query) */
-    pct_set keep_all;   /* JSON: only repair UTF-8 */
-    pct_set keep_none;  /* --stats: validation with nothing required encoded */
+    const struct log_writer *writer; /* the output mode (log_writer.h) */
+    int raw_text;                    /* --raw where the writer honours it */
+    pct_set keep_path;               /* '/' unless --decode-slash */
+    pct_set keep_query;              /* line output: '&' '=' '#' stay encoded */
+    pct_set keep_split;              /* JSON query: '&' '=' stay encoded (put_json_query) */
+    pct_set keep_all;                /* JSON: only repair UTF-8 */
+    pct_set keep_none;               /* --stats: validation with nothing required encoded */
     struct log_escape esc;
     struct log_scan work[2][2];   /* put_decoded's bytes: [PCT_PLUS][spaced] */
     struct log_scan work_path[2]; /* a path's, and '?' (put_url_line): [spaced] */
@@ -53,14 +57,17 @@ struct worker {
     struct stats *st;
     int line_escaped, line_bad_utf8;
     int line_clean;              /* the line holds no control byte, DEL or C1 control lead */
-    int json_plain;              /* JSON: the line is ASCII with no control byte, DEL or '\\' */
+    int json_plain;              /* the line is ASCII with no control byte, DEL or '\\' */
+    struct span line;            /* the line being written (process_chunk) */
     int spaced;                  /* whitespace-separated format: decoded spaces are escaped */
     int w3c;                     /* IIS: %uXXXX decoded */
     struct buf fmt_buf[3];       /* log_record_out.c: a field's text on its way out */
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */
     struct quote_marks quotes;
-    int last_format;                  /* the format the last line was found in (record_detect) */
+    int long_at_start; /* a long line's TSV/CSV cell: nothing of it written yet */
+    int access_record; /* the record written is record_process_access's (log_record_out.h) */
+    int last_format;   /* the format the last line was found in (record_detect) */
     struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
 };
 
@@ -96,7 +103,7 @@ static inline void put_escaped(struct worker *w, const char *src, size_t n, int 
  * (unless --raw) so that no log content reaches a terminal raw. */
 static inline void put_undecoded(struct worker *w, const char *src, size_t n)
 {
-    if (w->ctx->cfg.raw || w->line_clean)
+    if (w->ctx->raw_text || w->line_clean)
         put_raw(w, src, n);
     else
         put_mode(w, src, n, ESC_CONTROLS);

@@ -17,25 +17,24 @@ static char *put_hex(char *o, const char *prefix, unsigned char c)
     return o + n + 2;
 }
 
-void log_escape_init(struct log_escape *e, int bytes)
+void log_escape_init(struct log_escape *e)
 {
-    e->bytes = bytes;
-    /* Controls and DEL always; U+0080-U+009F (C2 80-C2 9F) are C1 controls
-     * (8-bit CSI and friends) unless --bytes keeps bytes as they are. */
-    log_scan_init(&e->scan[ESC_LINE], 0x20, 0, bytes ? "\"\\\x7f" : "\"\\\x7f\xc2");
-    log_scan_init(&e->scan[ESC_SPACED], 0x20, 0, bytes ? "\"\\\x7f " : "\"\\\x7f\xc2 ");
+    /* Controls and DEL; U+0080-U+009F (C2 80-C2 9F) are C1 controls (8-bit
+     * CSI and friends), escaped with --bytes too: a terminal reads them. */
+    log_scan_init(&e->scan[ESC_LINE], 0x20, 0, "\"\\\x7f\xc2");
+    log_scan_init(&e->scan[ESC_SPACED], 0x20, 0, "\"\\\x7f\xc2 ");
     e->scan[ESC_JSON] = e->scan[ESC_LINE];
-    log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, bytes ? "\x7f" : "\x7f\xc2");
+    log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, "\x7f\xc2");
 }
 
 char *log_escape_at(const struct log_escape *e, char *o, const char *src, size_t n, size_t *i,
                     enum log_escape_mode mode)
 {
+    (void)e; /* the rules are the same for every escaper */
     int json = mode == ESC_JSON;
     unsigned char c = (unsigned char)src[(*i)++];
     if (c == 0xC2) { /* U+0080-U+009F: C1 controls (8-bit CSI...) */
-        if (*i < n && (unsigned char)src[*i] >= 0x80 && (unsigned char)src[*i] <= 0x9F &&
-            !e->bytes) {
+        if (*i < n && (unsigned char)src[*i] >= 0x80 && (unsigned char)src[*i] <= 0x9F) {
             unsigned char d = (unsigned char)src[(*i)++];
             return json ? put_hex(o, "\\u00", d) : put_hex(put_hex(o, "\\x", c), "\\x", d);
         }

@@ -18,11 +18,10 @@ enum log_escape_mode {
 };
 
 struct log_escape {
-    int bytes;                       /* --bytes: 0xC2 0x80-0x9F is not a C1 control */
     struct log_scan scan[ESC_MODES]; /* the bytes that may need an escape */
 };
 
-void log_escape_init(struct log_escape *e, int bytes);
+void log_escape_init(struct log_escape *e);
 
 /* Writes src escaped at o and returns the end of what it wrote. o needs room
  * for 6 bytes per input byte. */

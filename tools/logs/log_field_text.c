@@ -5,6 +5,12 @@
 
 #include "log_field_text.h"
 
+/* 1 if t is text of a plain line (ASCII, no control byte or '\\'). */
+static inline int in_plain_line(const struct worker *w, struct span t)
+{
+    return w->json_plain && t.p >= w->line.p && t.p + t.n <= w->line.p + w->line.n;
+}
+
 /* Worker buffers: [0] a field's text with its log escapes undone, [1] that
  * text with CloudFront's layer decoded, [2] decoded bytes before escaping. */
 enum {
@@ -134,6 +140,8 @@ static struct span log_unescape(struct worker *w, struct span t)
  * CloudFront's own encoding layer decoded. */
 struct span field_text(struct worker *w, const struct log_field *f, struct span t)
 {
+    if (f->layers == 0 && in_plain_line(w, t))
+        return t; /* a plain line has no '\\': no escape to undo */
     if (f->quote == FQ_JSON && memchr(t.p, '\\', t.n) != NULL)
         t = json_unescape(w, t);
     else if (f->quote == FQ_QUOTED && memchr(t.p, '\\', t.n) != NULL)
@@ -150,10 +158,13 @@ struct span field_text(struct worker *w, const struct log_field *f, struct span 
  * into bytes ready for escaping. */
 struct span decode_bytes(struct worker *w, struct span t, const pct_set *keep, unsigned flags)
 {
-    /* Most fields: ASCII with nothing to decode, written as they are. */
-    if (!has_high_bytes(t.p, t.n) &&
-        (keep == &w->ctx->keep_all ||
-         (memchr(t.p, '%', t.n) == NULL && (!(flags & PCT_PLUS) || memchr(t.p, '+', t.n) == NULL))))
+    /* Most fields: ASCII with nothing to decode, written as they are (a
+     * '%' to decode is looked for first: most URLs have one). */
+    const int ascii = in_plain_line(w, t) || !has_high_bytes(t.p, t.n);
+    if (keep == &w->ctx->keep_all
+            ? ascii
+            : memchr(t.p, '%', t.n) == NULL &&
+                  (!(flags & PCT_PLUS) || memchr(t.p, '+', t.n) == NULL) && ascii)
         return t;
     char *o = room(w, B_DECODED, t.n);
     unsigned utf8 = w->ctx->cfg.bytes ? 0 : PCT_UTF8_REPLACE;

@@ -124,21 +124,63 @@ static void read_head(struct log_input *in)
     }
 }
 
-/* Text logs hold few control bytes (a stray NUL from a sparse copy, an
- * escape sequence in a user agent); random or binary data about one in ten. */
-static int looks_binary(const char *p, size_t n)
+/* Full magic numbers of what is not a text log: a prefix as short as
+ * "BZh" is also how a text line may start (a vhost log: "BZhost ..."). */
+static const struct {
+    const char *name;
+    const char *magic;
+    size_t len;
+} magics[] = {
+    {"gzip", "\x1f\x8b\x08", 3},
+    {"zstd", "\x28\xb5\x2f\xfd", 4},
+    {"xz",
+     "\xfd"
+     "7zXZ\0",
+     6},
+    {"7z", "7z\xbc\xaf\x27\x1c", 6},
+    {"lz4", "\x04\x22\x4d\x18", 4},
+    {"lzma", "\x5d\0\0", 3},
+    {"zip", "PK\x03\x04", 4},
+    {"zip", "PK\x05\x06", 4},
+    {"ELF executable",
+     "\x7f"
+     "ELF",
+     4},
+    {"PNG image", "\x89PNG\r\n\x1a\n", 8},
+};
+
+const char *log_input_magic(const unsigned char *p, size_t n)
 {
-    size_t controls = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        controls += (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b) || c == 0x7f;
-    }
-    return controls * 32 > n;
+    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
+        if (n >= magics[i].len && memcmp(p, magics[i].magic, magics[i].len) == 0)
+            return magics[i].name;
+    /* zstd skippable frames (pzstd starts with one): 0x184D2A50..5F. */
+    if (n >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18)
+        return "zstd";
+    /* bzip2: "BZh", the block size '1'..'9', then a block's magic (pi) or
+     * the end of an empty stream's (sqrt(pi)). */
+    if (n >= 10 && memcmp(p, "BZh", 3) == 0 && p[3] >= '1' && p[3] <= '9' &&
+        (memcmp(p + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0 ||
+         memcmp(p + 4, "\x17\x72\x45\x38\x50\x90", 6) == 0))
+        return "bzip2";
+    return NULL;
 }
 
-static int starts_with(const struct buf *b, const char *magic, size_t n)
+/* Text logs hold few control bytes (an escape sequence in a user agent, a
+ * stray byte), random or binary data about one in ten. NULs do not count:
+ * long runs are holes, taken out of text (drop_holes), short ones escaped. A short input
+ * proves nothing either way: it is read as text, its control bytes escaped. */
+static int looks_binary(const char *p, size_t n)
 {
-    return b->len >= n && memcmp(b->data, magic, n) == 0;
+    size_t controls = 0, nuls = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        nuls += c == 0;
+        controls +=
+            (c > 0 && c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != 0x1b) || c == 0x7f;
+    }
+    size_t text = n - nuls;
+    return text >= 512 && controls * 32 > text;
 }
 
 /* What the first bytes are. Returns 0 for text (or a supported compressed
@@ -146,30 +188,110 @@ static int starts_with(const struct buf *b, const char *magic, size_t n)
 static int detect_type(struct log_input *in)
 {
     const struct buf *h = &in->head;
-    const char *what = NULL;
-    if (starts_with(h, "\x1f\x8b", 2))
+    const char *what = log_input_magic((const unsigned char *)h->data, h->len);
+    if (what != NULL && strcmp(what, "gzip") == 0)
         return log_decompress_start(in, LOG_GZIP);
-    if (starts_with(h, "\x28\xb5\x2f\xfd", 4))
+    if (what != NULL && strcmp(what, "zstd") == 0)
         return log_decompress_start(in, LOG_ZSTD);
-    if (starts_with(h,
-                    "\xfd"
-                    "7zXZ\0",
-                    6))
-        what = "xz";
-    else if (starts_with(h, "BZh", 3))
-        what = "bzip2";
-    else if (starts_with(h, "\x5d\0\0", 3))
-        what = "lzma";
-    else if (starts_with(h, "\x04\x22\x4d\x18", 4))
-        what = "lz4";
-    else if (starts_with(h, "PK\x03\x04", 4))
-        what = "zip";
-    else if (looks_binary(h->data, h->len))
+    if (what == NULL && looks_binary(h->data, h->len))
         what = "binary";
     if (what == NULL)
         return 0;
     log_input_fault(in, "%s data, not a text log: not read", what);
     return -1;
+}
+
+/* Runs reported one by one; past them, a count at close. */
+#define NUL_RUNS_REPORTED 100
+
+static void nul_run_ended(struct log_input *in)
+{
+    uint64_t len = in->text_pos - in->nul_start;
+    in->in_nul = 0;
+    if (++in->nul_runs <= NUL_RUNS_REPORTED) {
+        log_input_note(in,
+                       "%llu NUL bytes at %sbyte %llu skipped (not text: a hole left by a "
+                       "crash or a copytruncate?)",
+                       (unsigned long long)len,
+                       in->dec != NULL || in->pre != NULL ? "decompressed " : "",
+                       (unsigned long long)in->nul_start);
+        return;
+    }
+    in->nul_unreported[0]++;
+    in->nul_unreported[1] += len;
+}
+
+/* Length of the run of NULs at p[0..n). */
+static size_t nul_span(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (w != 0)
+            break;
+        i += 8;
+    }
+    while (i < n && p[i] == 0)
+        i++;
+    return i;
+}
+
+/* Takes the holes out of p[0..n), the next bytes of the text (after the
+ * NULs held from the bytes before, which p starts with). A run that
+ * reaches the end of p and is not yet a hole is held: the next bytes
+ * decide. Returns the bytes left. */
+static size_t drop_holes(struct log_input *in, char *p, size_t n)
+{
+    if (!in->in_nul && memchr(p, 0, n) == NULL) { /* nearly always */
+        in->text_pos += n;
+        return n;
+    }
+    size_t kept = 0, i = 0;
+    while (i < n) {
+        const char *z = in->in_nul ? p + i : memchr(p + i, 0, n - i);
+        size_t k = z != NULL ? (size_t)(z - (p + i)) : n - i;
+        memmove(p + kept, p + i, k);
+        kept += k;
+        i += k;
+        in->text_pos += k;
+        if (z == NULL)
+            break;
+        size_t run = nul_span(p + i, n - i);
+        if (!in->in_nul && run < NUL_HOLE && i + run == n) {
+            in->nul_held = run; /* not counted in text_pos yet */
+            break;
+        }
+        if (!in->in_nul && run >= NUL_HOLE) {
+            in->in_nul = 1;
+            in->nul_start = in->text_pos;
+        }
+        if (in->in_nul) {
+            i += run;
+            in->text_pos += run;
+            if (i < n)
+                nul_run_ended(in);
+            continue;
+        }
+        memmove(p + kept, p + i, run); /* a few NULs: text, escaped on output */
+        kept += run;
+        i += run;
+        in->text_pos += run;
+    }
+    return kept;
+}
+
+/* The end of the text: a hole at its end ends there; NULs held are text. */
+static size_t text_ended(struct log_input *in, char *dst)
+{
+    if (in->in_nul)
+        nul_run_ended(in);
+    size_t held = in->nul_held;
+    in->nul_held = 0;
+    if (held > 0 && dst != NULL)
+        memset(dst, 0, held);
+    in->text_pos += held;
+    return held;
 }
 
 static int open_fd(struct log_input *in);
@@ -221,6 +343,7 @@ static int open_fd(struct log_input *in)
         return -1;
     }
     in->regular = S_ISREG(st.st_mode);
+    in->nlink_at_open = (unsigned long)st.st_nlink;
     cli_widen_pipe(in->fd); /* a pipe: fewer, larger reads (and polls) */
     if (in->regular) {
         /* stdin may have been read before: start where it is. */
@@ -263,13 +386,52 @@ static size_t read_plain(struct log_input *in, char *dst, size_t n)
     return (size_t)got;
 }
 
+/* Plain or decompressed text, with the holes taken out. dst has room for
+ * more than the NULs held (n > NUL_HOLE). */
+static size_t read_text(struct log_input *in, char *dst, size_t n)
+{
+    for (;;) {
+        size_t held = in->nul_held;
+        size_t got = in->dec != NULL ? log_decompress_read(in, dst + held, n - held)
+                                     : read_plain(in, dst + held, n - held);
+        if (got == 0)
+            return text_ended(in, dst);
+        memset(dst, 0, held);
+        in->nul_held = 0;
+        /* A hole as long as the file is read and dropped piece by piece:
+         * memory stays bounded. */
+        got = drop_holes(in, dst, held + got);
+        if (got > 0)
+            return got;
+    }
+}
+
 size_t log_input_read(struct log_input *in, char *dst, size_t n)
 {
-    if (in->pre != NULL)
+    if (in->pre != NULL) /* its thread took the holes out */
         return log_prefetch_read(in, dst, n);
-    if (in->dec != NULL)
-        return log_decompress_read(in, dst, n);
-    return read_plain(in, dst, n);
+    if (n > sizeof in->small) /* nearly always */
+        return read_text(in, dst, n);
+    /* A small read goes through a buffer big enough for the NULs held. */
+    if (in->small_pos == in->small_len) {
+        in->small_pos = 0;
+        in->small_len = read_text(in, in->small, sizeof in->small);
+    }
+    size_t k = in->small_len - in->small_pos;
+    if (k > n)
+        k = n;
+    memcpy(dst, in->small + in->small_pos, k);
+    in->small_pos += k;
+    return k;
+}
+
+void log_input_continue_at(struct log_input *in, uint64_t offset)
+{
+    lseek(in->fd, (off_t)offset, SEEK_SET);
+    in->offset = offset;
+    in->head_pos = in->head.len;
+    in->eof = 0;
+    in->text_pos = offset - in->start;
 }
 
 int log_input_close(struct log_input *in)
@@ -290,9 +452,18 @@ int log_input_close(struct log_input *in)
                             "file grew while being read (%llu bytes when opened, %llu read): "
                             "all %llu were written",
                             at_open, got, got);
-        else if (st.st_nlink == 0 && !in->is_stdin)
+        else if (st.st_nlink == 0 && in->nlink_at_open > 0 && !in->is_stdin)
+            /* Unlinked before it was opened (/proc/self/fd/N of a deleted
+             * file) is no change: only an unlink during the read is. */
             log_input_fault(in, "file removed while being read: all %llu bytes were written", got);
     }
+    text_ended(in, NULL);
+    if (in->nul_unreported[0] > 0)
+        log_input_note(in, "%llu more runs of NUL bytes (%llu bytes) skipped",
+                       (unsigned long long)in->nul_unreported[0],
+                       (unsigned long long)in->nul_unreported[1]);
+    if (in->nul_runs > 0)
+        in->failed = 1; /* damaged input: the exit status says so */
     log_decompress_end(in);
     if (!in->is_stdin)
         close(in->fd);

@@ -1,8 +1,17 @@
 /* log_input.h - one input of `pct logs`: a file or stdin, read with read(2)
  * (never mapped: a file truncated under us cannot kill the process), its
- * content type detected from its first bytes (plain text, gzip, zstd;
- * anything else is refused), and every fault reported with the file's name:
- * a read error, a file that shrank, grew or was removed while being read. */
+ * content type detected from its first bytes (plain text, gzip, zstd with
+ * or without skippable frames; other compressed or binary data, known by
+ * its full magic number or by many control bytes, is refused), and every
+ * fault reported with the file's name: a read error, a file that shrank,
+ * grew or was removed while being read.
+ *
+ * Runs of NUL_HOLE or more NUL bytes (the hole a crash or a copytruncate
+ * leaves in a log) are not text: they are taken out of what is read, each
+ * run reported with its offset and length, and the input then counts as
+ * damaged (the exit status says so) while every line around them is
+ * processed. Fewer NULs are text, escaped on output like other control
+ * bytes. */
 #ifndef PCT_TOOLS_LOG_INPUT_H
 #define PCT_TOOLS_LOG_INPUT_H
 
@@ -11,6 +20,9 @@
 #include <sys/types.h>
 
 #include "log_util.h"
+
+/* NULs in a row that make a hole, not text. */
+#define NUL_HOLE 64
 
 struct log_decompressor;
 struct log_prefetch;
@@ -29,8 +41,18 @@ struct log_input {
     int eof;
     int failed; /* a fault was reported */
     struct log_decompressor *dec;
-    struct buf *notes;        /* messages held here instead of printed */
-    struct log_prefetch *pre; /* read from a thread that reads ahead */
+    struct buf *notes;           /* messages held here instead of printed */
+    struct log_prefetch *pre;    /* read from a thread that reads ahead */
+    unsigned long nlink_at_open; /* 0: already unlinked (read via /proc/self/fd/N) */
+    /* Holes taken out of the text (see log_input.c, drop_holes). */
+    uint64_t text_pos;          /* bytes of text (NULs included) decided so far */
+    uint64_t nul_start;         /* where the current hole started, in text_pos terms */
+    int in_nul;                 /* in a hole */
+    size_t nul_held;            /* NULs at the end of the last read: text or hole? */
+    uint64_t nul_runs;          /* holes seen (reported, or counted past a limit) */
+    uint64_t nul_unreported[2]; /* holes and bytes past that limit, said at close */
+    char small[2 * NUL_HOLE];   /* small reads go through it */
+    size_t small_pos, small_len;
 };
 
 /* Opens name ("-": stdin) and detects its content type. Returns 0, or -1
@@ -77,6 +99,15 @@ ssize_t log_input_pread(const struct log_input *in, void *dst, size_t n, uint64_
 /* Reports a read error (errno err) at file offset at and marks the input
  * failed. */
 void log_input_read_failed(struct log_input *in, uint64_t at, int err);
+
+/* The name of the compressed or binary format whose full magic number p
+ * starts with ("gzip", "zstd", "bzip2", "xz", "ELF executable", ...), or
+ * NULL. n: the bytes known (a magic longer than n is not matched). */
+const char *log_input_magic(const unsigned char *p, size_t n);
+
+/* Reads a regular file of plain text on in order from offset (where
+ * reading it with log_input_pread stopped). */
+void log_input_continue_at(struct log_input *in, uint64_t offset);
 
 /* Low level, for the decompressors: reads up to n raw bytes of the file.
  * Returns the count, 0 at its end, or -1 after a read error (reported). */

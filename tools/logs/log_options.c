@@ -40,7 +40,8 @@ static void print_logs_help(void)
           "  --query MODE       form (default: '+' is a space), plain, or keep (as is)\n"
           "  --referer          decode the referer too\n"
           "  --percent-u        decode %uXXXX in every format (default: w3c only)\n"
-          "  --bytes            keep decoded bytes that are not UTF-8 (default: U+FFFD)\n"
+          "  --bytes            keep decoded bytes that are not UTF-8 (default: U+FFFD);\n"
+          "                     C1 controls (U+0080-U+009F) are still escaped\n"
           "Output:\n",
           stdout);
     fputs("  --json             one JSON object per line: combined and common lines\n"
@@ -48,7 +49,10 @@ static void print_logs_help(void)
           "                     ...]), status, bytes, referer, agent (null when absent);\n"
           "                     other formats (and combined lines with trailing fields)\n"
           "                     \"format\" and every field by name, times also as NAME_iso\n"
-          "                     (ISO 8601), unnamed trailing fields in \"extra\", log\n"
+          "                     (ISO 8601), unnamed trailing fields in \"extra\"; each\n"
+          "                     key once: the request's method, path, query... win,\n"
+          "                     and a later field of a name already written goes in\n"
+          "                     \"extra\" as \"NAME=VALUE\"; log\n"
           "                     escapes (\\\" \\xHH) undone; a line that does not parse is\n"
           "                     {\"unparsed\": LINE}, a W3C directive {\"directive\": LINE}\n"
           "                     (--field: path, query and line)\n"
@@ -61,6 +65,8 @@ static void print_logs_help(void)
           "                     field name, NAME_iso, origin, protocol, line (JSON lines:\n"
           "                     remote, time, method... from the usual keys)\n"
           "  --header           TSV/CSV: the column names first\n"
+          "  --csv-safe         CSV: a cell starting with = + - @, a tab or a CR (a\n"
+          "                     formula to spreadsheets) gets a ' before it\n"
           "  --raw-spaces       line output: a decoded space written as a space\n"
           "                     (default \\x20, so the line splits into the same fields;\n"
           "                     w3c and --field always \\x20)\n"
@@ -74,8 +80,10 @@ static void print_logs_help(void)
           "  --chunk-size N     bytes per chunk handed to a thread, 1..1G (default 256K;\n"
           "                     less than 64K is taken as 64K)\n"
           "  --max-line N       longest line decoded, 4K..256M (default 4M): a longer line\n"
-          "                     is streamed through undecoded (as an unparsed line),\n"
-          "                     never held whole, and reported on stderr\n"
+          "                     is written undecoded as a line that does not parse\n"
+          "                     (JSON {\"unparsed\": LINE}, TSV/CSV format 'unparsed',\n"
+          "                     its CSV line cell always quoted), the same with any\n"
+          "                     --threads, reported on stderr and counted in --stats\n"
           "  --impl NAME        use this libpct implementation\n"
           "  -h, --help         show this help\n"
           "\n",
@@ -236,6 +244,8 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
             cfg->table = 'c';
         } else if (strcmp(name, "--header") == 0) {
             cfg->header = 1;
+        } else if (strcmp(name, "--csv-safe") == 0) {
+            cfg->csv_safe = 1;
         } else if (strcmp(name, "--strict-format") == 0) {
             cfg->strict = 1;
         } else if (strcmp(name, "--raw-spaces") == 0) {

@@ -40,6 +40,7 @@ struct log_config {
     int header;           /* --header: TSV/CSV column names first */
     int strict;           /* --strict-format: unparsed lines make exit status 1 */
     int raw_spaces;       /* --raw-spaces: decoded spaces not escaped (formats.c) */
+    int csv_safe;         /* --csv-safe: "'" before a CSV cell a spreadsheet runs */
 
     /* The formats compiled (log_formats_new); the caller frees them. */
     const struct log_formats *formats;

@@ -4,6 +4,7 @@
 #define PCT_TOOLS_LOG_OUTPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "log_decode.h"
 #include "log_formats.h"
@@ -19,10 +20,15 @@ struct chunk_job {
     struct w3c_layout layout; /* in effect at the chunk's start (W3C) */
     struct buf out;
     struct stats st;
+    uint64_t long_first; /* the first line longer than --max-line, from 1 (0: none) */
 };
 
 /* Decodes job->in into job->out (replacing it) and counts into job->st. */
 void process_chunk(struct worker *w, struct chunk_job *job);
+
+/* After job's output is written: frees it if it grew far past a chunk's
+ * (chunk: --chunk-size). */
+void chunk_job_written(struct chunk_job *job, size_t chunk);
 
 void add_stats(struct stats *a, const struct stats *b);
 /* Prints the --stats report on stderr; start: when the run began. */

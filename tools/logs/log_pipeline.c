@@ -29,6 +29,7 @@
 
 #include "log_input.h"
 #include "log_pipeline.h"
+#include "log_writer.h"
 #include "log_prefetch.h"
 
 int pipeline_stopped(struct pipeline *pl)
@@ -86,8 +87,22 @@ static int wait_readable(struct pipeline *pl, int fd)
 
 /* Writes a decoded chunk, or hands its records to the record callback, in
  * its turn; nothing once the run has stopped. */
+/* The notice for lines longer than --max-line that a chunk held whole (as
+ * stream_long_line gives for one it streams). */
+static void note_long_lines(const struct pipeline *pl, const struct log_input *in,
+                            const struct chunk_job *job)
+{
+    if (job->st.long_lines == 0 || in == NULL)
+        return;
+    unsigned long long number = pl->run.total.lines - pl->file_first_line + job->long_first;
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded%s",
+                   number, pl->ctx->cfg.max_line,
+                   job->st.long_lines > 1 ? " (and more lines after it)" : "");
+}
+
 static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs)
 {
+    note_long_lines(pl, pl->run.current, job);
     say_notes(pl);
     if (pipeline_stopped(pl))
         return;
@@ -103,6 +118,7 @@ static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_r
         }
     } else {
         pipeline_emit(pl, job->out.data, job->out.len, job->st.lines);
+        chunk_job_written(job, pl->ctx->cfg.chunk);
     }
     add_stats(&pl->run.total, &job->st);
 }
@@ -354,49 +370,27 @@ static size_t utf8_unfinished_tail(const char *p, size_t n)
     return 0;
 }
 
-/* Writes text of a long line as an unparsed line is written. */
-static void put_long_piece(struct pipeline *pl, struct worker *w, const char *p, size_t n)
+/* Writes what the run's writer makes of a long line's start, piece or end
+ * (log_writer.h): piece: p[0..n), else NULL. */
+static void put_long_piece(struct pipeline *pl, struct worker *w, void (*part)(struct worker *w),
+                           const char *p, size_t n)
 {
-    const struct log_config *cfg = &pl->ctx->cfg;
-    if (cfg->raw && !cfg->json) {
-        pipeline_emit(pl, p, n, 0);
-        return;
-    }
     struct buf *o = &pl->long_out;
     o->len = 0;
-    buf_reserve(o, 6 * n + 16);
+    buf_reserve(o, LOG_LONG_PIECE_ROOM(n) + 1024);
     w->out = o;
-    if (cfg->json && has_high_bytes(p, n)) {
-        size_t len = repair_utf8(w, p, n);
-        put_mode(w, w->scratch.data, len, ESC_JSON);
-    } else {
-        put_mode(w, p, n, cfg->json ? ESC_JSON : ESC_CONTROLS);
-    }
+    if (part != NULL)
+        part(w);
+    else
+        pl->ctx->writer->long_piece(w, p, n);
     pipeline_emit(pl, o->data, o->len, 0);
-}
-
-/* The next piece of a long line: read in order, or (at not NULL) read at
- * *at with pread, *at moved past it. 0 at the end or after a read error
- * (reported). */
-static size_t read_long_piece(struct log_input *in, uint64_t *at, char *dst, size_t n)
-{
-    if (at == NULL)
-        return log_input_read(in, dst, n);
-    ssize_t got = log_input_pread(in, dst, n, *at);
-    if (got < 0) {
-        log_input_read_failed(in, *at, errno);
-        return 0;
-    }
-    *at += (uint64_t)got;
-    return (size_t)got;
 }
 
 /* pl->carry holds the start of a line longer than --max-line (no newline in
  * it). Writes everything before it, then the line itself piece by piece as
- * it is read (in order, or at *at: see read_long_piece), written as an
- * unparsed line (not decoded), and leaves in pl->carry what follows its
- * newline. Returns 1 at the end of the input. */
-static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t *at)
+ * it is read, written as an unparsed line (not decoded), and leaves in
+ * pl->carry what follows its newline. Returns 1 at the end of the input. */
+static int stream_long_line(struct pipeline *pl, struct log_input *in)
 {
     const struct log_config *cfg = &pl->ctx->cfg;
     struct worker *w = &pl->inline_worker;
@@ -405,7 +399,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     if (pipeline_stopped(pl))
         return 1; /* nothing more is written: not even the line's start */
     uint64_t number = pl->run.total.lines - pl->file_first_line + 1;
-    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): passed through undecoded",
+    log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded",
                    (unsigned long long)number, cfg->max_line);
     say_notes(pl);
     int records = pl->records != NULL;
@@ -426,8 +420,9 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
     pl->run.total.lines++;
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
-    if (cfg->json && !records)
-        pipeline_emit(pl, "{\"unparsed\":\"", 13, 0);
+    const struct log_writer *wr = pl->ctx->writer;
+    if (!records)
+        put_long_piece(pl, w, wr->long_start, NULL, 0);
     int eof = 0;
     for (;;) {
         char *nl = memchr(c->data, '\n', c->len);
@@ -437,7 +432,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
             text--; /* CRLF: the CR is part of the terminator */
         size_t keep = nl != NULL || eof ? 0 : utf8_unfinished_tail(c->data, text);
         if (!records)
-            put_long_piece(pl, w, c->data, text - keep);
+            put_long_piece(pl, w, NULL, c->data, text - keep);
         pl->run.total.bytes += text - keep;
         /* Stopped (an interrupt): the line is ended here, so that the
          * output still ends with a whole line. */
@@ -445,12 +440,10 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         if (nl != NULL || eof || stop) {
             if (records) {
                 /* nothing written */
-            } else if (stop && nl == NULL && !eof) {
-                pipeline_emit(pl, cfg->json ? "\"}\n" : "\n", cfg->json ? 3 : 1, 1);
             } else {
-                if (cfg->json)
-                    pipeline_emit(pl, "\"}", 2, 0);
-                pipeline_emit(pl, c->data + text, end - text, 0);
+                put_long_piece(pl, w, wr->long_end, NULL, 0);
+                if (wr->keeps_line_ending && !(stop && nl == NULL && !eof))
+                    pipeline_emit(pl, c->data + text, end - text, 0);
                 pipeline_emit(pl, "\n", 1, 1);
             }
             size_t rest = nl != NULL ? c->len - end - 1 : 0;
@@ -462,9 +455,9 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in, uint64_t 
         memmove(c->data, c->data + text - keep, keep);
         c->len = keep;
         buf_reserve(c, LONG_PIECE);
-        if (at == NULL && in->live && !log_input_ready(in) && wait_readable(pl, in->fd) != 0)
+        if (in->live && !log_input_ready(in) && wait_readable(pl, in->fd) != 0)
             continue; /* stopped: the line is ended above */
-        size_t got = read_long_piece(in, at, c->data + c->len, LONG_PIECE);
+        size_t got = log_input_read(in, c->data + c->len, LONG_PIECE);
         c->len += got;
         eof = got == 0;
     }
@@ -534,15 +527,17 @@ static size_t read_lines(struct pipeline *pl, struct log_input *in, struct buf *
     return cut;
 }
 
-/* Reads one input in chunks of whole lines and hands them out. */
-static void process_input(struct pipeline *pl, struct log_input *in)
+/* Reads one input in chunks of whole lines and hands them out (start: the
+ * format found so far, or NULL). */
+static void process_input(struct pipeline *pl, struct log_input *in,
+                          const struct input_format *start)
 {
     struct input_format is;
     memset(&is, 0, sizeof is);
     is.fmt = pl->ctx->cfg.format;
     is.name = in->name;
-    pl->carry.len = 0;
-    pl->file_first_line = pl->run.total.lines;
+    if (start != NULL) /* going on where process_file stopped */
+        is = *start;
     int eof = 0;
     while ((!eof || pl->carry.len > 0) && !pipeline_stopped(pl)) {
         struct slot *s = acquire_slot(pl);
@@ -551,7 +546,7 @@ static void process_input(struct pipeline *pl, struct log_input *in)
         if (cut > 0)
             dispatch(pl, &is, s, s->own.data, cut); /* else the slot stays free */
         if (long_line)
-            eof = stream_long_line(pl, in, NULL) || eof;
+            eof = stream_long_line(pl, in) || eof;
     }
     pl->run.failed |= is.too_wide > 0;
 }
@@ -568,12 +563,13 @@ static void process_input(struct pipeline *pl, struct log_input *in)
  * every line belongs to exactly one block, and every byte is read about
  * once, with no copy between reads.
  *
- * A last line that runs on past --max-line is streamed in its block's
- * turn (stream_long_line, read with pread); the blocks inside it are then
- * no longer claimed. A read that comes short is the file's end (it may
- * have shrunk); nothing of the blocks after it is written. in->offset is
- * the end of what was written, which log_input_close compares with the
- * file's sizes as for a file read in order. */
+ * A last line that runs on past --max-line ends the file run in its
+ * block's turn: the file goes on read in order (process_input), which
+ * streams the line; so does a block with a NUL byte (holes are taken out
+ * where text is read in order). A read that comes short is the file's end
+ * (it may have shrunk); nothing of the blocks after it is written.
+ * in->offset is the end of what was written, which log_input_close
+ * compares with the file's sizes as for a file read in order. */
 
 /* How far past a block its first read goes: most last lines end there. */
 #define BLOCK_OVERLAP ((size_t)4 << 10)
@@ -587,13 +583,15 @@ struct file_run {
     int stop;                  /* the input's end was written: no more claims */
     pthread_mutex_t turn_lock; /* guards the next five, and the holds' states */
     pthread_cond_t turn_moved;
-    uint64_t turn;          /* the ticket whose output is written next */
-    struct hold **parked;   /* [ticket % nparked]: decoded, waiting for their turn */
-    size_t nparked;         /* more than the holds of all the threads */
-    uint64_t format_turn;   /* the ticket whose chunk chunk_format sees next */
-    int format_settled;     /* is no longer changes: chunk_format takes no turns */
-    struct input_format is; /* the format_turn holder's, until settled */
-    int ended;              /* the turn holder's: the input's end was written */
+    uint64_t turn;              /* the ticket whose output is written next */
+    struct hold **parked;       /* [ticket % nparked]: decoded, waiting for their turn */
+    size_t nparked;             /* more than the holds of all the threads */
+    uint64_t format_turn;       /* the ticket whose chunk chunk_format sees next */
+    int format_settled;         /* is no longer changes: chunk_format takes no turns */
+    struct input_format is;     /* the format_turn holder's, until settled */
+    int ended;                  /* the turn holder's: the input's end was written */
+    int in_order;               /* the rest is read in order (write_block) */
+    struct input_format resume; /* then the format in effect where it goes on */
 };
 
 /* A claimed block, as read_block found it. */
@@ -606,6 +604,7 @@ struct block {
     int at_end;        /* the input ends with these lines (or a read error, in error) */
     int hit_end;       /* a read came short */
     int error;         /* errno of a failed read, or 0 */
+    int nul;           /* a NUL byte was read (see write_block) */
 };
 
 /* A block a thread holds from its claim until it is written: its bytes
@@ -615,6 +614,7 @@ struct hold {
     struct chunk_job job;
     struct buf own;
     struct log_record_batch recs;
+    struct input_format before; /* the format in effect at the block's lines */
     enum {
         HOLD_FREE,
         HOLD_WORKING,
@@ -646,6 +646,8 @@ static void read_more(const struct file_run *fr, struct block *b, struct buf *ow
             break;
         done += (size_t)got;
     }
+    if (done > 0 && memchr(own->data + b->got, 0, done) != NULL)
+        b->nul = 1;
     b->got += done;
     own->len = b->got;
     b->hit_end = done < n;
@@ -709,7 +711,7 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
     size_t last = (size_t)(start - b->from) + fr->block - 1;
     size_t overlap = fr->block < BLOCK_OVERLAP ? fr->block : BLOCK_OVERLAP;
     b->got = b->first = b->len = 0;
-    b->long_line = b->at_end = b->hit_end = b->error = 0;
+    b->long_line = b->at_end = b->hit_end = b->error = b->nul = 0;
     read_more(fr, b, own, last + 1 + overlap);
     cut_lines(fr, b, own, last);
     /* LOG_CHUNK_PAD bytes past the lines can be read (log_scan_copy_padded):
@@ -722,7 +724,8 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
  * each chunk to the next (#Fields: headers). Once the format is known and
  * is not W3C, nothing is carried and no ticket waits for another here. The
  * wait is on the previous ticket's read, not on its decoding. */
-static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job)
+static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job,
+                         struct input_format *before)
 {
     pthread_mutex_lock(&fr->turn_lock);
     while (!fr->format_settled && fr->format_turn != b->ticket)
@@ -732,8 +735,13 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     if (settled) {
         job->fmt = fr->is.fmt;
         job->layout.count = 0; /* not W3C: no layout (8 KiB not copied) */
+        before->fmt = fr->is.fmt;
+        before->detected = 1;
+        before->name = fr->is.name;
+        before->layout.count = 0;
         return;
     }
+    *before = fr->is; /* for W3C, the layout too: as job->layout below */
     if (b->len > 0)
         input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
     pthread_mutex_lock(&fr->turn_lock);
@@ -768,49 +776,32 @@ static void reached(struct log_input *in, uint64_t offset)
         in->offset = offset;
 }
 
-/* Streams the long line that starts after b's lines (its turn has come),
- * and has the claims skip the blocks it covers. */
-static void stream_block_line(struct file_run *fr, const struct block *b, const struct buf *own)
+/* In its block's turn: writes its lines and ends the file run at the
+ * input's end or at a read error; or, if the block holds NULs or starts a
+ * line longer than --max-line, writes nothing and ends the file run there,
+ * for the file to go on in order. */
+static void write_block(struct file_run *fr, struct hold *h)
 {
     struct pipeline *pl = fr->pl;
-    struct buf *c = &pl->carry;
-    size_t at_line = b->first + b->len, n = b->got - at_line;
-    c->len = 0;
-    buf_reserve(c, n);
-    memcpy(c->data, own->data + at_line, n);
-    c->len = n;
-    uint64_t at = b->from + b->got;
-    if (stream_long_line(pl, fr->in, &at)) {
-        reached(fr->in, at);
+    const struct block *b = &h->b;
+    if (fr->ended)
+        return; /* past the input's end */
+    if (b->nul || b->long_line) {
+        /* Runs of NULs (holes) are taken out of the text, and a line
+         * longer than --max-line streamed, where the text is read in
+         * order (cut_lines did not look past --max-line): the file goes on
+         * that way from the block's lines, in their format. */
+        fr->in_order = 1;
+        fr->resume = h->before;
         end_input(fr);
         return;
     }
-    uint64_t next = at - c->len; /* the next line's start */
-    reached(fr->in, next);
-    pthread_mutex_lock(&fr->claim_lock);
-    uint64_t owner = (next - fr->in->start) / fr->block;
-    if (fr->next_block < owner)
-        fr->next_block = owner;
-    pthread_mutex_unlock(&fr->claim_lock);
-}
-
-/* In b's turn: writes its lines, then streams a long line that starts in
- * it, or ends the input at its end or at a read error. */
-static void write_block(struct file_run *fr, const struct block *b, struct chunk_job *job,
-                        struct log_record_batch *recs, const struct buf *own)
-{
-    struct pipeline *pl = fr->pl;
-    if (fr->ended)
-        return; /* past the input's end */
     if (b->len > 0) {
         uint64_t end = b->from + b->first + b->len;
         reached(fr->in, end);
-        write_job(pl, job, recs, end);
+        write_job(pl, &h->job, &h->recs, end);
     }
-    if (b->long_line) {
-        stream_block_line(fr, b, own);
-        pl->run.read_to = fr->in->offset;
-    } else if (b->at_end) {
+    if (b->at_end) {
         reached(fr->in, b->from + b->got);
         if (b->error != 0)
             log_input_read_failed(fr->in, b->from + b->got, b->error);
@@ -832,7 +823,7 @@ static void finish_block(struct file_run *fr, struct hold *h)
     }
     while (h != NULL) {
         pthread_mutex_unlock(&fr->turn_lock);
-        write_block(fr, &h->b, &h->job, &h->recs, &h->own);
+        write_block(fr, h);
         pthread_mutex_lock(&fr->turn_lock);
         h->state = HOLD_FREE;
         fr->turn++;
@@ -893,7 +884,7 @@ static void *file_thread(void *arg)
         read_block(fr, &h->b, &h->own);
         h->job.in = h->own.data + h->b.first;
         h->job.len = h->b.len;
-        chunk_format(fr, &h->b, &h->job);
+        chunk_format(fr, &h->b, &h->job, &h->before);
         if (h->b.len > 0)
             run_chunk(fr->pl, &w, &h->job, &h->recs);
         finish_block(fr, h);
@@ -918,8 +909,10 @@ static int file_eligible(const struct pipeline *pl, const struct log_input *in)
 
 /* Reads in as file_run says, with pl->nworkers threads: this one and
  * nworkers - 1 started for it (the pipeline's workers wait meanwhile).
- * Returns 0, or -1 out of memory, nothing done (read it in order). */
-static int process_file(struct pipeline *pl, struct log_input *in)
+ * Returns 0; 1 if the rest of the file is to be read in order (from
+ * *resume: the format in effect there); or -1 out of memory, nothing done
+ * (read it in order). */
+static int process_file(struct pipeline *pl, struct log_input *in, struct input_format *resume)
 {
     struct file_run fr;
     memset(&fr, 0, sizeof fr);
@@ -943,9 +936,7 @@ static int process_file(struct pipeline *pl, struct log_input *in)
         pthread_cond_destroy(&fr.turn_moved);
         return -1;
     }
-    drain(pl); /* the previous inputs' output first */
-    pl->carry.len = 0;
-    pl->file_first_line = pl->run.total.lines;
+    drain(pl);              /* the previous inputs' output first */
     in->offset = in->start; /* the blocks read the head again */
     pl->run.read_to = in->offset;
     pl->run.reading_file = 1;
@@ -966,7 +957,11 @@ static int process_file(struct pipeline *pl, struct log_input *in)
     pthread_cond_destroy(&fr.turn_moved);
     free(fr.parked);
     pl->run.failed |= fr.is.too_wide > 0;
-    return 0;
+    if (fr.in_order) {
+        log_input_continue_at(in, in->offset);
+        *resume = fr.resume;
+    }
+    return fr.in_order;
 }
 
 static void pipeline_input(struct pipeline *pl, const struct pipeline_input *input,
@@ -990,8 +985,12 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
     }
     pl->run.current = &in;
     pl->run.compressed |= in.dec != NULL || in.pre != NULL;
-    if (!file_eligible(pl, &in) || process_file(pl, &in) != 0)
-        process_input(pl, &in);
+    pl->carry.len = 0;
+    pl->file_first_line = pl->run.total.lines;
+    struct input_format resume;
+    int in_order = file_eligible(pl, &in) ? process_file(pl, &in, &resume) : -1;
+    if (in_order != 0)
+        process_input(pl, &in, in_order > 0 ? &resume : NULL);
     drain(pl);
     pl->run.current = NULL;
     pl->run.done_before += in.offset - in.start;

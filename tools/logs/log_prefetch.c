@@ -1,6 +1,15 @@
 /* log_prefetch.c - compressed inputs decompressed ahead on their own
  * threads (see log_prefetch.h).
  *
+ * When the file's turn comes its thread stops (handover): the reader
+ * empties the ring, then decompresses the rest itself, straight into its
+ * chunks. A thread of its own for the file being written would only add a
+ * copy of every byte, from the ring to a chunk, and move the bytes from
+ * core to core once more: the reader would wait on the copy while the
+ * workers wait on it (with 2 threads, 4 gzip files took 1.2x the time of
+ * 1 thread on a busy machine). The threads decompress the files ahead of
+ * their turn.
+ *
  * The ring holds len bytes from start (wrapping at PREFETCH_BYTES). The
  * producer writes only the free part, the consumer reads only the filled
  * part; start, len and the state flags are read and written under the lock,
@@ -33,6 +42,9 @@ struct log_prefetch {
     int end;   /* no more bytes will come */
     int failed;
     int cancel;
+    int handover; /* the file's turn came: its thread stops, the reader reads on */
+    int stopped;  /* the thread stopped with the input open, for the reader */
+    int direct;   /* the reader reads the input itself */
 };
 
 int log_prefetch_eligible(const char *name)
@@ -55,8 +67,14 @@ static void *producer(void *arg)
         return NULL;
     for (;;) {
         pthread_mutex_lock(&p->lock);
-        while (p->len == PREFETCH_BYTES && !p->cancel)
+        while (p->len == PREFETCH_BYTES && !p->cancel && !p->handover)
             pthread_cond_wait(&p->cond, &p->lock);
+        if (p->handover && !p->cancel) {
+            p->stopped = 1;
+            pthread_cond_broadcast(&p->cond);
+            pthread_mutex_unlock(&p->lock);
+            return NULL;
+        }
         int cancel = p->cancel;
         size_t at = (p->start + p->len) % PREFETCH_BYTES;
         size_t room =
@@ -106,6 +124,19 @@ struct log_prefetch *log_prefetch_start(const char *name, struct buf *notes_to)
     return p;
 }
 
+/* Hands the messages held so far to the consumer (or stderr). */
+static void hand_notes(struct log_prefetch *p)
+{
+    if (p->notes.len > 0 && p->notes_to != NULL) {
+        buf_reserve(p->notes_to, p->notes.len);
+        memcpy(p->notes_to->data + p->notes_to->len, p->notes.data, p->notes.len);
+        p->notes_to->len += p->notes.len;
+    } else if (p->notes.len > 0) {
+        fwrite(p->notes.data, 1, p->notes.len, stderr);
+    }
+    p->notes.len = 0;
+}
+
 /* Joins the thread, prints its messages and frees p. */
 static int finish(struct log_prefetch *p)
 {
@@ -114,14 +145,12 @@ static int finish(struct log_prefetch *p)
     pthread_cond_broadcast(&p->cond);
     pthread_mutex_unlock(&p->lock);
     pthread_join(p->thread, NULL);
-    if (p->notes.len > 0 && p->notes_to != NULL) {
-        buf_reserve(p->notes_to, p->notes.len);
-        memcpy(p->notes_to->data + p->notes_to->len, p->notes.data, p->notes.len);
-        p->notes_to->len += p->notes.len;
-    } else if (p->notes.len > 0) {
-        fwrite(p->notes.data, 1, p->notes.len, stderr);
-    }
+    hand_notes(p);
     int failed = p->failed;
+    if (p->stopped) { /* the input is the reader's to close */
+        p->in.notes = p->notes_to;
+        failed = log_input_close(&p->in) != 0;
+    }
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->cond);
     free(p->notes.data);
@@ -152,15 +181,40 @@ int log_prefetch_take(struct log_prefetch *p, struct log_input *in)
     in->fd = -1;
     in->regular = 1;
     in->pre = p;
+    pthread_mutex_lock(&p->lock);
+    p->handover = 1;
+    pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
     return 0;
+}
+
+/* Reads the input on the reader's thread, after the handover. */
+static size_t read_direct(struct log_input *in, struct log_prefetch *p, char *dst, size_t n)
+{
+    size_t got = log_input_read(&p->in, dst, n);
+    in->offset = p->in.offset - p->in.start;
+    if (got == 0)
+        in->eof = 1;
+    return got;
 }
 
 size_t log_prefetch_read(struct log_input *in, char *dst, size_t n)
 {
     struct log_prefetch *p = in->pre;
+    if (p->direct)
+        return read_direct(in, p, dst, n);
     pthread_mutex_lock(&p->lock);
-    while (p->len == 0 && !p->end)
+    while (p->len == 0 && !p->end && !p->stopped)
         pthread_cond_wait(&p->cond, &p->lock);
+    if (p->len == 0 && p->stopped) {
+        pthread_mutex_unlock(&p->lock);
+        /* The ring is empty and the thread gone: the rest is read here,
+         * its messages handed on as they come, after those held. */
+        p->direct = 1;
+        hand_notes(p);
+        p->in.notes = p->notes_to;
+        return read_direct(in, p, dst, n);
+    }
     size_t k = p->len;
     if (k > PREFETCH_BYTES - p->start)
         k = PREFETCH_BYTES - p->start;

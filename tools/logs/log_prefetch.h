@@ -5,11 +5,14 @@
  * A prefetch opens its file on its own thread. Plain text is handed back
  * as it was opened (reading it is no work worth a thread). Compressed input
  * is decompressed into a ring of PREFETCH_BYTES: when the ring is full the
- * thread waits until the file is due and read, so memory stays bounded
- * (PREFETCH_BYTES per file in flight), whatever the files' sizes. The
- * file's messages (unreadable, truncated, corrupt, changed while read) are
- * held and printed when its turn comes, after everything decoded before the
- * fault has been handed out: stderr reads as in a serial run. */
+ * thread waits until the file is due, so memory stays bounded
+ * (PREFETCH_BYTES per file in flight), whatever the files' sizes. When the
+ * file is due its thread stops: the reader takes the ring, then the input
+ * itself, and decompresses the rest straight into its chunks (no copy
+ * through the ring for the file being written). The file's messages
+ * (unreadable, truncated, corrupt, changed while read) are held while its
+ * thread reads and printed when its turn comes, after everything decoded
+ * before the fault has been handed out: stderr reads as in a serial run. */
 #ifndef PCT_TOOLS_LOG_PREFETCH_H
 #define PCT_TOOLS_LOG_PREFETCH_H
 

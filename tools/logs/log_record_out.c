@@ -1,127 +1,44 @@
-/* log_record_out.c - parsing a line into a record and writing it: the line
- * with its URLs decoded in place (here), JSON (log_record_json.c) or a
- * TSV/CSV row (log_tsv.c). */
+/* log_record_out.c - parsing a line into a record and handing it to the
+ * run's writer (log_writer.h). */
 #include <stdint.h>
 #include <string.h>
 
 #include "fmt_template.h"
 #include "log_field_text.h"
 #include "log_formats.h"
-#include "log_record_json.h"
 #include "log_record_out.h"
-#include "log_tsv.h"
-
-/* A URL's path and query decoded into line output: in a JSON string (the
- * JSON-lines formats), or as the line's own text. */
-static void line_url(struct worker *w, const struct log_field *f, struct span t, int kind)
-{
-    const struct log_config *cfg = &w->ctx->cfg;
-    size_t origin = kind == K_URL || kind == K_REFERER ? origin_length(t) : 0;
-    if (f->quote == FQ_JSON) {
-        put_raw(w, t.p, origin); /* ASCII of a URL's origin: as written */
-        t = field_text(w, f, span_of(t.p + origin, t.p + t.n));
-        struct span path = t, query = span_of(t.p, t.p);
-        int has_query = kind == K_QUERY;
-        if (kind == K_QUERY) {
-            path = query;
-            query = t;
-        } else if (kind != K_PATH) {
-            const char *q = memchr(t.p, '?', t.n);
-            if (q != NULL) {
-                path = span_of(t.p, q);
-                query = span_of(q + 1, t.p + t.n);
-                has_query = 1;
-            }
-        }
-        struct span d = decode_bytes(w, path, path_keep(w), path_flags(w));
-        put_mode(w, d.p, d.n, ESC_JSON);
-        if (has_query) {
-            if (kind != K_QUERY)
-                put_raw(w, "?", 1);
-            d = cfg->query == Q_KEEP ? decode_bytes(w, query, &w->ctx->keep_all, 0)
-                                     : decode_bytes(w, query, &w->ctx->keep_query, query_flags(w));
-            put_mode(w, d.p, d.n, ESC_JSON);
-        }
-        return;
-    }
-    put_undecoded(w, t.p, origin);
-    t = span_of(t.p + origin, t.p + t.n);
-    if (f->layers > 0)
-        t = field_text(w, f, t);
-    if (kind == K_PATH) {
-        put_decoded(w, t.p, t.n, path_keep(w), path_flags(w), 0);
-    } else if (kind == K_QUERY) {
-        if (t.n > 0 && t.p[0] == '?') { /* Apache %q */
-            put_raw(w, "?", 1);
-            t = span_of(t.p + 1, t.p + t.n);
-        }
-        if (cfg->query == Q_KEEP)
-            put_undecoded(w, t.p, t.n);
-        else
-            put_decoded(w, t.p, t.n, &w->ctx->keep_query, query_flags(w), 0);
-    } else {
-        put_url_line(w, t);
-    }
-}
-
-/* The part of a field that line output decodes, if any. */
-static int decoded_part(const struct worker *w, const struct log_field *f, struct span *t)
-{
-    struct span method;
-    *t = f->v;
-    if (f->v.n == 0 || span_is(f->v, "-"))
-        return 0;
-    switch (f->kind) {
-    case K_REQUEST:
-        return split_request(f->v, &method, t);
-    case K_URL:
-    case K_PATH:
-    case K_QUERY:
-        return 1;
-    case K_REFERER:
-        return w->ctx->cfg.referer;
-    default:
-        return 0;
-    }
-}
-
-static void line_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
-{
-    int spaced = w->spaced;
-    w->spaced = !w->ctx->cfg.raw_spaces; /* decoded spaces keep fields apart */
-    const char *done = s;
-    for (int i = 0; i < r->n; i++) {
-        const struct log_field *f = &r->f[i];
-        struct span t;
-        if (!decoded_part(w, f, &t) || t.p < done)
-            continue;
-        put_undecoded(w, done, (size_t)(t.p - done));
-        size_t start = w->out->len;
-        line_url(w, f, t, f->kind == K_REQUEST ? K_URL : f->kind);
-        if (t.p == s && w->out->len > start && w->out->data[start] == '#') {
-            /* a line starting with '#' would read as a W3C directive */
-            memmove(w->out->data + start + 3, w->out->data + start + 1, w->out->len - start - 1);
-            memcpy(w->out->data + start, "%23", 3);
-            w->out->len += 2;
-        }
-        done = t.p + t.n;
-    }
-    put_undecoded(w, done, (size_t)(s + n - done));
-    w->spaced = spaced;
-}
+#include "log_writer.h"
 
 static void write_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
 {
-    /* Room: every field escaped 6 times over, and the keys (see
-     * process_chunk for the line itself). */
-    buf_reserve(w->out, 24 * n + 64 * LOG_RECORD_MAX + 1024);
-    w->st->formats[r->format]++;
-    if (w->ctx->cfg.table)
-        table_record(w, s, n, r);
-    else if (w->ctx->cfg.json)
-        json_record(w, r);
-    else
-        line_record(w, s, n, r);
+    /* Room for what the writers write before they reserve more (keys,
+     * separators); the values reserve their own as they go, so a long line
+     * costs a few times its fields, not 24 times the line. */
+    buf_reserve(w->out, 64 * LOG_RECORD_MAX + 1024);
+    if (r->format >= 0 && r->format < LOG_STATS_FORMATS)
+        w->st->formats[r->format]++;
+    w->ctx->writer->record(w, s, n, r);
+}
+
+#define NAME(text)                                                                                 \
+    {                                                                                              \
+        text, sizeof(text) - 1                                                                     \
+    }
+const struct span record_access_names[RECORD_ACCESS_FIELDS] = {
+    NAME("remote"), NAME("ident"), NAME("user"),    NAME("time"), NAME("request"),
+    NAME("status"), NAME("bytes"), NAME("referer"), NAME("agent")};
+#undef NAME
+
+/* record_add of field i of record_access_names (no strlen: a call per
+ * field of every line). */
+static inline void access_add(struct log_record *r, int i, struct span v, int kind, int quote)
+{
+    struct log_field *f = &r->f[r->n++]; /* the first fields: room */
+    f->name = record_access_names[i];
+    f->v = v;
+    f->kind = (unsigned char)kind;
+    f->quote = (unsigned char)quote;
+    f->layers = 0;
 }
 
 /* A combined or common line as the fast path parsed it, as a record. */
@@ -136,17 +53,17 @@ static int record_from_access(const char *s, size_t n, const struct access *a, i
     const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
     if (space == NULL)
         return 0;
-    record_add(r, "remote", a->remote, K_TEXT, FQ_BARE);
-    record_add(r, "ident", span_of(ident, space), K_TEXT, FQ_BARE);
-    record_add(r, "user", span_of(space + 1, user_end), K_TEXT, FQ_BARE);
-    record_add(r, "time", a->time, K_TIME, FQ_BARE);
-    record_add(r, "request", a->request, K_REQUEST, FQ_QUOTED);
-    record_add(r, "status", a->status, K_NUMBER, FQ_BARE);
-    record_add(r, "bytes", a->bytes, K_NUMBER, FQ_BARE);
+    access_add(r, 0, a->remote, K_TEXT, FQ_BARE);
+    access_add(r, 1, span_of(ident, space), K_TEXT, FQ_BARE);
+    access_add(r, 2, span_of(space + 1, user_end), K_TEXT, FQ_BARE);
+    access_add(r, 3, a->time, K_TIME, FQ_BARE);
+    access_add(r, 4, a->request, K_REQUEST, FQ_QUOTED);
+    access_add(r, 5, a->status, K_NUMBER, FQ_BARE);
+    access_add(r, 6, a->bytes, K_NUMBER, FQ_BARE);
     const char *rest = a->bytes.p + a->bytes.n;
     if (r->format == LF_COMBINED) {
-        record_add(r, "referer", a->referer, K_REFERER, FQ_QUOTED);
-        record_add(r, "agent", a->agent, K_TEXT, FQ_QUOTED);
+        access_add(r, 7, a->referer, K_REFERER, FQ_QUOTED);
+        access_add(r, 8, a->agent, K_TEXT, FQ_QUOTED);
         rest = a->agent.p + a->agent.n + 1;
     }
     return template_add_trailing(r, rest, s + n);
@@ -174,6 +91,19 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
         return 0;
     write_record(w, s, n, &r);
     return 1;
+}
+
+int record_process_access(struct worker *w, const char *s, size_t n, const struct access *a,
+                          enum log_format_id fmt)
+{
+    struct log_record r;
+    if (record_from_access(s, n, a, fmt == LF_COMMON, &r)) {
+        w->access_record = 1;
+        write_record(w, s, n, &r);
+        w->access_record = 0;
+        return 1;
+    }
+    return record_process(w, s, n, fmt);
 }
 
 void record_process_w3c(struct worker *w, const char *s, size_t n, const struct span *f, int count,

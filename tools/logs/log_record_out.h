@@ -1,7 +1,6 @@
-/* log_record_out.h - writing a parsed record: the line with its URLs
- * decoded in place, a JSON object with every field, or a TSV/CSV row of
- * chosen fields. The formats other than the combined/common fast path,
- * and every format in TSV/CSV, go through here. */
+/* log_record_out.h - a line parsed into a record and handed to the run's
+ * writer (log_writer.h): the formats other than the combined/common and
+ * W3C fast paths, and every format in TSV/CSV, go through here. */
 #ifndef PCT_TOOLS_LOG_RECORD_OUT_H
 #define PCT_TOOLS_LOG_RECORD_OUT_H
 
@@ -14,6 +13,18 @@
 /* Parses line s (LF_AUTO: finds its format) and writes it; 1 if done, 0
  * if it does not parse and nothing was written. */
 int record_process(struct worker *w, const char *s, size_t n, enum log_format_id fmt);
+
+/* The names of the fields of a combined line's record as
+ * record_process_access makes it, in order (common: the first 7), then its
+ * trailing fields: a writer that sees w->access_record set may find its
+ * columns by position. */
+#define RECORD_ACCESS_FIELDS 9
+extern const struct span record_access_names[RECORD_ACCESS_FIELDS];
+
+/* A combined or common line the fast path parsed (a), as a record; else as
+ * record_process. */
+int record_process_access(struct worker *w, const char *s, size_t n, const struct access *a,
+                          enum log_format_id fmt);
 
 /* A W3C line split into fields, as a record (CloudFront: both encoding
  * layers decoded; TSV/CSV). */

@@ -46,17 +46,27 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
         b->fields = xrealloc(b->fields, b->fields_cap * sizeof *b->fields);
     }
     /* Every name is copied: some live in the record (JSON keys "a.b"),
-     * W3C's in the layout, which the next #Fields: line changes. */
+     * W3C's in the layout, which the next #Fields: line changes. So is a
+     * value made in the record (a JSON line's time_iso): the record is the
+     * next line's by delivery time. */
     for (int i = 0; i < r->n; i++) {
         struct collected_field *f = &b->fields[b->nfields++];
         f->f = r->f[i];
         f->name_at = SIZE_MAX;
+        f->value_at = SIZE_MAX;
         const struct span name = r->f[i].name;
         if (name.n > 0) {
             buf_reserve(&b->names, name.n);
             f->name_at = b->names.len;
             memcpy(b->names.data + b->names.len, name.p, name.n);
             b->names.len += name.n;
+        }
+        const struct span v = r->f[i].v;
+        if (v.n > 0 && v.p >= r->names && v.p < r->names + sizeof r->names) {
+            buf_reserve(&b->names, v.n);
+            f->value_at = b->names.len;
+            memcpy(b->names.data + b->names.len, v.p, v.n);
+            b->names.len += v.n;
         }
     }
 }
@@ -74,10 +84,14 @@ _Static_assert((int)LOG_KIND_TEXT == (int)K_TEXT && (int)LOG_KIND_NUMBER == (int
 int log_records_deliver(struct log_record_batch *b, const struct log_record_sink *k, uint64_t input,
                         uint64_t first_line)
 {
-    /* Names copied into b->names point there now that it no longer moves. */
-    for (size_t i = 0; i < b->nfields; i++)
+    /* Names (and values) copied into b->names point there now that it no
+     * longer moves. */
+    for (size_t i = 0; i < b->nfields; i++) {
         if (b->fields[i].name_at != SIZE_MAX)
             b->fields[i].f.name.p = b->names.data + b->fields[i].name_at;
+        if (b->fields[i].value_at != SIZE_MAX)
+            b->fields[i].f.v.p = b->names.data + b->fields[i].value_at;
+    }
     for (size_t at = 0; at < b->count;) {
         size_t count = b->count - at < DELIVER_BATCH ? b->count - at : DELIVER_BATCH;
         size_t nfields = 0;

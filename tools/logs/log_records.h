@@ -27,7 +27,8 @@ struct collected {
  * W3C layout it may point into are gone or changed by delivery time. */
 struct collected_field {
     struct log_field f;
-    size_t name_at; /* offset in names, or SIZE_MAX: no name */
+    size_t name_at;  /* offset in names, or SIZE_MAX: no name */
+    size_t value_at; /* the value's, when it was made in the record; else SIZE_MAX */
 };
 
 struct log_record_batch {

@@ -20,6 +20,7 @@
 #include "log_pipeline.h"
 #include "log_records.h"
 #include "log_session.h"
+#include "log_writer.h"
 #include "log_tsv.h"
 #include "log_values.h"
 
@@ -79,6 +80,26 @@ void log_options_init(struct log_options *o)
     o->cfg.progress = -1;
     o->cfg.chunk = LOG_DEFAULT_CHUNK;
     o->cfg.max_line = LOG_DEFAULT_MAX_LINE;
+}
+
+int log_options_format(struct log_options *o, const char *name)
+{
+    /* As the CLI's --format (log_options.c): "auto", or a registry name or
+     * alias. */
+    int id = strcmp(name, "auto") == 0 ? LF_AUTO : log_format_by_name(name);
+    if (id == -1)
+        return -1;
+    o->cfg.format = id;
+    return 0;
+}
+
+int log_options_field(struct log_options *o, size_t n)
+{
+    if (n < 1 || n > LOG_MAX_FIELDS)
+        return -1;
+    o->cfg.field = n;
+    o->cfg.format = LF_FIELD;
+    return 0;
 }
 
 struct log_session *log_session_new(void)
@@ -146,6 +167,8 @@ static int check_options(struct log_session *s, const struct log_config *cfg,
         return fail(s, "--json cannot be combined with --tsv or --csv");
     if ((o->fields != NULL || cfg->header) && !cfg->table)
         return fail(s, "--fields and --header go with --tsv or --csv");
+    if (cfg->csv_safe && cfg->table != 'c')
+        return fail(s, "--csv-safe goes with --csv");
     if (cfg->table && cfg->format == LF_FIELD)
         return fail(s, "--field N cannot be combined with --tsv or --csv (name a format)");
     return 0;
@@ -293,6 +316,8 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
          * table writer hands the records over instead (log_tsv.c). */
         ctx->cfg.table = 't';
         ctx->cfg.json = ctx->cfg.raw = ctx->cfg.header = 0;
+        ctx->writer = log_writer_for(&ctx->cfg);
+        ctx->raw_text = 0;
         memset(&s->values.w, 0, sizeof s->values.w);
         s->values.w.ctx = ctx;
     }
@@ -322,10 +347,9 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
         free(pl);
         return -1;
     }
-    if (ctx->cfg.header && pl->sink != NULL) {
+    if (ctx->cfg.header && pl->sink != NULL && ctx->writer->header != NULL) {
         char header[2048];
-        pipeline_emit(pl, header,
-                      table_header(&s->table, header, sizeof header, ctx->cfg.table == 'c'), 1);
+        pipeline_emit(pl, header, ctx->writer->header(ctx, header, sizeof header), 1);
     }
     pipeline_inputs(pl, inputs, count);
     pipeline_stop(pl);

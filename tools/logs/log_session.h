@@ -48,6 +48,13 @@ struct log_options {
 /* The defaults of `pct logs` (auto format, chunk 256K, max line 4M, ...). */
 void log_options_init(struct log_options *o);
 
+/* --format NAME: a format's name or alias, or "auto". Returns 0, or -1
+ * when the name is unknown. */
+int log_options_format(struct log_options *o, const char *name);
+/* --field N: field N (1..) of a whitespace-separated line is the URL.
+ * Returns 0, or -1 when N is out of range. */
+int log_options_field(struct log_options *o, size_t n);
+
 /* A new session, not configured yet; NULL when out of memory. */
 struct log_session *log_session_new(void);
 /* Frees the session; a run that was fed and not finished is abandoned. */
@@ -172,6 +179,28 @@ int log_value_int(struct log_values *v, const struct log_session_record *r,
  * date field). Times without a zone are UTC. */
 int log_value_time(struct log_values *v, const struct log_session_record *r,
                    const struct log_session_field *f, int64_t *ns);
+
+/* A record as `pct logs --json` writes it: its members in order, as calls
+ * of fn (the same keys, decoding and nulls as the JSON text, so that a
+ * consumer builds the very same objects without JSON in between):
+ * LOG_JSON_KEY a member's name; then its value: LOG_JSON_STRING (UTF-8
+ * text, repaired), LOG_JSON_NULL, LOG_JSON_LITERAL (a number, true or false
+ * as JSON text), or LOG_JSON_LIST ... LOG_JSON_END around values (a query
+ * is a list of [name, value] lists). A line that did not parse is
+ * {"unparsed": line}, a W3C directive {"directive": line}. p is valid
+ * during the call only. fn returns 0 to go on; its non-zero return stops
+ * the walk and is returned (else 0). Call from the record callback. */
+enum log_json_event {
+    LOG_JSON_KEY,
+    LOG_JSON_STRING,
+    LOG_JSON_NULL,
+    LOG_JSON_LITERAL,
+    LOG_JSON_LIST,
+    LOG_JSON_END
+};
+typedef int (*log_json_fn)(void *ctx, int event, const char *p, size_t n);
+int log_record_json(struct log_values *v, const struct log_session_record *r, log_json_fn fn,
+                    void *ctx);
 
 /* ------------------------------------------------------------------ inputs */
 

@@ -1,12 +1,17 @@
-/* log_tsv.c - TSV and CSV rows of chosen fields. */
+/* log_tsv.c - the body TSV and CSV rows share: the chosen fields of a
+ * record, decoded, each value escaped; each mode's own rules (separator,
+ * null, quoting, the formula guard) are its struct table_style, in
+ * log_write_tsv.c and log_write_csv.c. */
 #include <stdint.h>
 #include <string.h>
 
 #include "fmt_json.h"
 #include "log_field_text.h"
 #include "log_formats.h"
-#include "log_records.h"
 #include "log_time.h"
+#include "log_record_out.h"
+#include "log_records.h"
+#include "log_safe.h"
 #include "log_tsv.h"
 
 static const char *const default_fields[] = {"format", "remote", "time",  "method",  "path",
@@ -23,7 +28,6 @@ enum column {
     COL_LINE,
     COL_ISO
 };
-
 static void table_columns_find(struct log_table *tab)
 {
     static const char *const parts[] = {"",         "method", "path",   "query",
@@ -38,6 +42,10 @@ static void table_columns_find(struct log_table *tab)
                 tab->columns[i] = (unsigned char)k;
         if (len > 4 && strcmp(name + len - 4, "_iso") == 0)
             tab->columns[i] = COL_ISO;
+        tab->access_index[i] = -1;
+        for (int k = RECORD_ACCESS_FIELDS - 1; k >= 0; k--)
+            if (record_access_names[k].n == len && memcmp(name, record_access_names[k].p, len) == 0)
+                tab->access_index[i] = (signed char)k;
     }
     log_scan_init(&tab->scan[0], 0x20, 0, "\\\x7f\xc2");
     log_scan_init(&tab->scan[1], 0x20, 0, "\\\x7f\xc2\",");
@@ -77,15 +85,19 @@ const char *table_fields_set(struct log_table *tab, const char *list)
     return NULL;
 }
 
-size_t table_header(const struct log_table *tab, char *out, size_t cap, int csv)
+size_t table_header(const struct log_table *tab, const struct table_style *st, int csv_safe,
+                    char *out, size_t cap)
 {
     size_t len = 0;
     for (int i = 0; i < tab->count; i++) {
         size_t n = strlen(tab->names[i]);
-        if (len + n + 2 > cap)
+        if (len + n + 3 > cap)
             break;
         if (i > 0)
-            out[len++] = csv ? ',' : '\t';
+            out[len++] = st->sep;
+        if (st->formula_guard && csv_safe &&
+            log_safe_formula_start((unsigned char)tab->names[i][0]))
+            out[len++] = '\'';
         memcpy(out + len, tab->names[i], n);
         len += n;
     }
@@ -93,31 +105,16 @@ size_t table_header(const struct log_table *tab, char *out, size_t cap, int csv)
     return len;
 }
 
-/* One value: a backslash, tab, CR, LF and other controls as \\ \t \r \n
- * \xHH (C1 controls too, unless --bytes); CSV then quotes a value holding
- * a comma, a quote or a space at either end. */
-static void table_value(struct worker *w, struct span v)
+/* The escaped bytes of v at o (room: 4 per byte): a backslash, tab, CR, LF
+ * and other controls as \\ \t \r \n \xHH (C1 controls too); a '"' doubled
+ * when the cell is quoted. Returns the end. */
+static char *table_escape(char *o, struct span v, int quoted)
 {
-    const struct log_table *tab = w->ctx->table;
-    int csv = w->ctx->cfg.table == 'c';
-    buf_reserve(w->out, 4 * v.n + 8); /* --fields may name a field many times */
-    size_t clean = log_scan_find(&tab->scan[csv], v.p, 0, v.n);
-    int edge_space = csv && v.n > 0 && (v.p[0] == ' ' || v.p[v.n - 1] == ' ');
-    if (clean == v.n && !edge_space) { /* most values: nothing to escape */
-        put_raw(w, v.p, v.n);
-        return;
-    }
-    char *o = w->out->data + w->out->len;
-    int quote = csv && v.n > 0 &&
-                (memchr(v.p, ',', v.n) != NULL || memchr(v.p, '"', v.n) != NULL || v.p[0] == ' ' ||
-                 v.p[v.n - 1] == ' ');
-    if (quote)
-        *o++ = '"';
     static const char hex[] = "0123456789abcdef";
     for (size_t i = 0; i < v.n; i++) {
         unsigned char c = (unsigned char)v.p[i];
         int c1 = c == 0xC2 && i + 1 < v.n && (unsigned char)v.p[i + 1] >= 0x80 &&
-                 (unsigned char)v.p[i + 1] <= 0x9F && !w->ctx->cfg.bytes;
+                 (unsigned char)v.p[i + 1] <= 0x9F;
         if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
             *o++ = '\\';
             *o++ = c == '\\' ? '\\' : c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
@@ -130,13 +127,46 @@ static void table_value(struct worker *w, struct span v)
                 *o++ = hex[c & 15];
             }
             i += (size_t)c1;
-        } else if (c == '"' && quote) {
+        } else if (c == '"' && quoted) {
             *o++ = '"';
             *o++ = '"';
         } else {
             *o++ = (char)c;
         }
     }
+    return o;
+}
+
+/* 1 if --csv-safe puts a "'" before a cell that starts with v. */
+static int table_guarded(const struct worker *w, const struct table_style *st, struct span v)
+{
+    return st->formula_guard && w->ctx->cfg.csv_safe && v.n > 0 &&
+           log_safe_formula_start((unsigned char)v.p[0]);
+}
+
+/* One value, escaped (table_escape); CSV quotes a value holding a comma, a
+ * quote or a space at either end. */
+static void table_value(struct worker *w, const struct table_style *st, struct span v)
+{
+    const struct log_table *tab = w->ctx->table;
+    const int csv = st->quoting;
+    buf_reserve(w->out, 4 * v.n + 16); /* --fields may name a field many times */
+    size_t clean = log_scan_find(&tab->scan[csv], v.p, 0, v.n);
+    int edge_space = csv && v.n > 0 && (v.p[0] == ' ' || v.p[v.n - 1] == ' ');
+    int guard = table_guarded(w, st, v);
+    if (clean == v.n && !edge_space && !guard) { /* most values: nothing to escape */
+        put_raw(w, v.p, v.n);
+        return;
+    }
+    char *o = w->out->data + w->out->len;
+    int quote = csv && v.n > 0 &&
+                (memchr(v.p, ',', v.n) != NULL || memchr(v.p, '"', v.n) != NULL || v.p[0] == ' ' ||
+                 v.p[v.n - 1] == ' ');
+    if (quote)
+        *o++ = '"';
+    if (guard)
+        *o++ = '\'';
+    o = table_escape(o, v, quote);
     if (quote)
         *o++ = '"';
     w->out->len = (size_t)(o - w->out->data);
@@ -144,23 +174,30 @@ static void table_value(struct worker *w, struct span v)
 
 /* A value of text (escapes kept, UTF-8 repaired): most are ASCII with
  * nothing to escape, written as they are after one scan. */
-static void table_text(struct worker *w, struct span t)
+static void table_text(struct worker *w, const struct table_style *st, struct span t)
 {
     const struct log_table *tab = w->ctx->table;
-    const int csv = w->ctx->cfg.table == 'c';
+    const int csv = st->quoting;
+    if (!csv && w->json_plain && t.p >= w->line.p && t.p + t.n <= w->line.p + w->line.n) {
+        /* text of a plain line (ASCII, no control byte or '\\'): a TSV cell
+         * as it is */
+        buf_reserve(w->out, t.n + 32);
+        log_copy_padded(w->out->data + w->out->len, t.p, t.n); /* the line is padded */
+        w->out->len += t.n;
+        return;
+    }
     if (log_scan_find(&tab->scan_ascii[csv], t.p, 0, t.n) == t.n &&
-        !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' '))) {
-        buf_reserve(w->out, t.n + 8); /* and the separator after it, as table_value */
+        !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' ')) && !table_guarded(w, st, t)) {
+        buf_reserve(w->out, t.n + 16); /* and the separator after it, as table_value */
         put_raw(w, t.p, t.n);
         return;
     }
-    table_value(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
+    table_value(w, st, decode_bytes(w, t, &w->ctx->keep_all, 0));
 }
 
-static void table_null(struct worker *w)
+static void table_null(struct worker *w, const struct table_style *st)
 {
-    if (w->ctx->cfg.table == 't')
-        put_raw(w, "\\N", 2);
+    put_raw(w, st->null, st->null_len);
 }
 
 /* What the columns of one record look up, found once per record: its
@@ -170,10 +207,14 @@ static void table_null(struct worker *w)
 _Static_assert(LOG_RECORD_MAX < ROW_SLOTS && LOG_RECORD_MAX < 256,
                "a slot holds a field's index + 1");
 struct table_row {
-    const struct log_record *r;
     const struct log_table *tab;
+    const struct log_record *r;
     unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
     int url_found;                 /* 1 once url, target and rest are known */
+    int access;                    /* r's first fields are record_access_names: no slots */
+    int split_found;               /* 1 once origin and query of target are known */
+    size_t origin;
+    const char *query;
     const struct log_field *url;
     struct span target, rest;
 };
@@ -188,7 +229,8 @@ static unsigned name_slot(struct span name)
 static void row_start(struct table_row *row, const struct log_record *r)
 {
     row->r = r;
-    row->url_found = 0;
+    row->url_found = row->split_found = 0;
+    row->access = 0;
     memset(row->slot, 0, sizeof row->slot);
     for (int i = 0; i < r->n; i++) {
         const struct span name = r->f[i].name;
@@ -216,10 +258,24 @@ static const struct log_field *row_field(const struct table_row *row, struct spa
     return NULL;
 }
 
-/* Column i's field: by its name, or in JSON lines by the usual keys. */
+/* Column i's field: by its name, or in JSON lines by the usual keys. A
+ * combined or common record from the fast path: by position (its names are
+ * known), or among its trailing fields. */
 static const struct log_field *table_find(const struct table_row *row, int i)
 {
     const struct log_table *tab = row->tab;
+    if (row->access) {
+        const struct log_record *r = row->r;
+        const int fixed = r->format == LF_COMBINED ? RECORD_ACCESS_FIELDS : 7;
+        const int k = tab->access_index[i];
+        if (k >= 0 && k < fixed)
+            return &r->f[k];
+        for (int t = fixed; t < r->n; t++)
+            if (r->f[t].name.n == tab->spans[i].n &&
+                memcmp(r->f[t].name.p, tab->spans[i].p, tab->spans[i].n) == 0)
+                return &r->f[t];
+        return NULL;
+    }
     const struct log_field *f = row_field(row, tab->spans[i]);
     return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, tab->names[i]) : f;
 }
@@ -245,27 +301,37 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
 }
 
 /* Puts the value of column i if it is request-derived; 0 if it is not. */
-static int table_url_part(struct worker *w, struct table_row *row, int i)
+static int table_url_part(struct worker *w, const struct table_style *st, struct table_row *row,
+                          int i)
 {
     const struct log_table *tab = w->ctx->table;
     const int which = tab->columns[i];
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
-    const struct log_field *plain = table_find(row, i);
+    if (!row->url_found) {
+        row->url = record_url(row->r, &row->target, &row->rest);
+        row->url_found = 1;
+    }
+    /* The request's own parts win over a field of the same name (nginx's
+     * trailing path=..., a JSON line's "path" beside its "uri"). */
+    const struct log_field *url = row->url;
+    const int from_request =
+        url != NULL && (url->kind == K_REQUEST || (which != COL_METHOD && which != COL_PROTOCOL));
+    const struct log_field *plain = from_request ? NULL : table_find(row, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
         if (span_is(plain->v, "-") || plain->v.n == 0) {
-            table_null(w);
+            table_null(w, st);
             return 1;
         }
         struct span t = field_text(w, plain, plain->v);
         if (plain->kind == K_PATH)
-            table_value(w, decode_bytes(w, t, path_keep(w), path_flags(w)));
+            table_value(w, st, decode_bytes(w, t, path_keep(w), path_flags(w)));
         else if (plain->kind == K_QUERY)
-            table_value(w,
+            table_value(w, st,
                         decode_bytes(w, t.n > 0 && t.p[0] == '?' ? span_of(t.p + 1, t.p + t.n) : t,
                                      &w->ctx->keep_query, query_flags(w)));
         else
-            table_text(w, t);
+            table_text(w, st, t);
         return 1;
     }
     if (!row->url_found) {
@@ -275,7 +341,7 @@ static int table_url_part(struct worker *w, struct table_row *row, int i)
     const struct log_field *f = row->url;
     const struct span target = row->target, rest = row->rest;
     if (f == NULL) {
-        table_null(w);
+        table_null(w, st);
         return 1;
     }
     if (which == COL_METHOD || which == COL_PROTOCOL) {
@@ -283,30 +349,45 @@ static int table_url_part(struct worker *w, struct table_row *row, int i)
                             ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
                             : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
         if (v.n == 0)
-            table_null(w);
+            table_null(w, st);
         else
-            table_text(w, field_text(w, f, v));
+            table_text(w, st, field_text(w, f, v));
         return 1;
     }
-    struct span u = field_text(w, f, target); /* below, only B_DECODED is written */
-    size_t origin = origin_length(u);
-    const char *q = memchr(u.p + origin, '?', u.n - origin);
+    struct span u;
+    size_t origin;
+    const char *q;
+    if (row->split_found) { /* path and query: the target split once */
+        u = target;
+        origin = row->origin;
+        q = row->query;
+    } else {
+        u = field_text(w, f, target); /* below, only B_DECODED is written */
+        origin = origin_length(u);
+        q = memchr(u.p + origin, '?', u.n - origin);
+        /* kept when the text is the line's own, which no later call moves */
+        row->split_found = u.p == target.p && u.n == target.n;
+        row->origin = origin;
+        row->query = q;
+    }
     if (which == COL_ORIGIN)
-        table_value(w, span_of(u.p, u.p + origin));
+        table_value(w, st, span_of(u.p, u.p + origin));
     else if (which == COL_PATH)
-        table_value(w, decode_bytes(w, span_of(u.p + origin, q != NULL ? q : u.p + u.n),
-                                    path_keep(w), path_flags(w)));
+        table_value(w, st,
+                    decode_bytes(w, span_of(u.p + origin, q != NULL ? q : u.p + u.n), path_keep(w),
+                                 path_flags(w)));
     else if (q == NULL)
-        table_null(w);
+        table_null(w, st);
     else if (w->ctx->cfg.query == Q_KEEP)
-        table_text(w, span_of(q + 1, u.p + u.n));
+        table_text(w, st, span_of(q + 1, u.p + u.n));
     else
         table_value(
-            w, decode_bytes(w, span_of(q + 1, u.p + u.n), &w->ctx->keep_query, query_flags(w)));
+            w, st, decode_bytes(w, span_of(q + 1, u.p + u.n), &w->ctx->keep_query, query_flags(w)));
     return 1;
 }
 
-static void table_column(struct worker *w, const char *s, size_t n, struct table_row *row, int i)
+static void table_column(struct worker *w, const struct table_style *st, const char *s, size_t n,
+                         struct table_row *row, int i)
 {
     const struct log_table *tab = w->ctx->table;
     const struct log_record *r = row->r;
@@ -316,10 +397,10 @@ static void table_column(struct worker *w, const char *s, size_t n, struct table
         return;
     }
     if (column == COL_LINE) {
-        table_text(w, span_of(s, s + n));
+        table_text(w, st, span_of(s, s + n));
         return;
     }
-    if (table_url_part(w, row, i))
+    if (table_url_part(w, st, row, i))
         return;
     if (column == COL_ISO) {
         const struct span name = tab->spans[i];
@@ -333,26 +414,39 @@ static void table_column(struct worker *w, const char *s, size_t n, struct table
                 struct span date = d != NULL ? d->v : span_of("", "");
                 size_t k = log_time_iso(date, f->v, iso);
                 if (k > 0)
-                    table_value(w, span_of(iso, iso + k));
+                    table_value(w, st, span_of(iso, iso + k));
                 else
-                    table_null(w);
+                    table_null(w, st);
                 return;
             }
         }
     }
     const struct log_field *f = table_find(row, i);
     if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
-        table_null(w);
+        table_null(w, st);
         return;
     }
     struct span t = field_text(w, f, f->v);
     if (f->kind == K_REFERER && w->ctx->cfg.referer)
-        table_value(w, decode_bytes(w, t, path_keep(w), path_flags(w)));
+        table_value(w, st, decode_bytes(w, t, path_keep(w), path_flags(w)));
     else
-        table_text(w, t);
+        table_text(w, st, t);
 }
 
-void table_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
+/* 1 if column i's value is decoded text (a path, query, or referer with
+ * --referer). */
+static int column_decoded(const struct worker *w, const struct table_row *row, int i)
+{
+    const struct log_table *tab = w->ctx->table;
+    if (tab->columns[i] == COL_PATH || tab->columns[i] == COL_QUERY)
+        return 1;
+    const struct log_field *f = table_find(row, i);
+    return f != NULL && (f->kind == K_PATH || f->kind == K_QUERY ||
+                         (f->kind == K_REFERER && w->ctx->cfg.referer));
+}
+
+void table_record(struct worker *w, const struct table_style *st, const char *s, size_t n,
+                  const struct log_record *r)
 {
     const struct log_table *tab = w->ctx->table;
     if (w->collect != NULL) { /* records wanted, not rows (log_records.h) */
@@ -360,32 +454,110 @@ void table_record(struct worker *w, const char *s, size_t n, const struct log_re
         return;
     }
     struct table_row row;
-    row_start(&row, r);
+    if (w->access_record) {
+        row.r = r;
+        row.url_found = row.split_found = 0;
+        row.access = 1;
+    } else {
+        row_start(&row, r);
+    }
     row.tab = tab;
     for (int i = 0; i < tab->count; i++) {
         if (i > 0)
-            put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
-        table_column(w, s, n, &row, i);
+            put_raw(w, &st->sep, 1);
+        const size_t start = w->out->len;
+        table_column(w, st, s, n, &row, i);
+        if (i == 0 && w->out->len > start && w->out->data[start] == '#' &&
+            column_decoded(w, &row, 0))
+            log_safe_hash_guard(w, start); /* a row is a line too */
     }
 }
 
-void table_unparsed(struct worker *w, const char *s, size_t n, int directive)
+void table_unparsed(struct worker *w, const struct table_style *st, const char *s, size_t n,
+                    int directive)
 {
     const struct log_table *tab = w->ctx->table;
-    buf_reserve(w->out, 8 * n + 16 * (size_t)tab->count + 64);
-    w->st->unparsed += (uint64_t)!directive;
     if (w->collect != NULL) {
         log_records_collect(w->collect, s, n, NULL, directive);
         return;
     }
+    buf_reserve(w->out, 16 * (size_t)tab->count + 64);
     for (int i = 0; i < tab->count; i++) {
         if (i > 0)
-            put_raw(w, w->ctx->cfg.table == 'c' ? "," : "\t", 1);
+            put_raw(w, &st->sep, 1);
         if (tab->columns[i] == COL_FORMAT)
             put_str(w, directive ? "directive" : "unparsed");
         else if (tab->columns[i] == COL_LINE)
-            table_text(w, span_of(s, s + n));
+            table_text(w, st, span_of(s, s + n));
         else
-            table_null(w);
+            table_null(w, st);
+        buf_reserve(w->out, 16 * (size_t)tab->count + 64);
     }
+}
+
+/* The columns of a row before (upto: the "line" column, or all) or after
+ * it, as for a line that does not parse. */
+static void long_columns(struct worker *w, const struct table_style *st, int from, int upto)
+{
+    const struct log_table *tab = w->ctx->table;
+    for (int i = from; i < upto; i++) {
+        buf_reserve(w->out, 64);
+        if (i > 0)
+            put_raw(w, &st->sep, 1);
+        if (tab->columns[i] == COL_FORMAT)
+            put_str(w, "unparsed");
+        else if (tab->columns[i] != COL_LINE)
+            table_null(w, st);
+    }
+}
+
+static int line_column(const struct log_table *tab)
+{
+    for (int i = 0; i < tab->count; i++)
+        if (tab->columns[i] == COL_LINE)
+            return i;
+    return -1;
+}
+
+void table_long_start(struct worker *w, const struct table_style *st)
+{
+    const struct log_table *tab = w->ctx->table;
+    w->json_plain = 0; /* the pieces are not the line process_chunk scanned */
+    int line = line_column(w->ctx->table);
+    long_columns(w, st, 0, line >= 0 ? line : tab->count);
+    if (line < 0)
+        return;
+    buf_reserve(w->out, 64);
+    if (line > 0)
+        put_raw(w, &st->sep, 1);
+    if (st->quoting) /* its content is not known yet: always quoted */
+        put_raw(w, "\"", 1);
+    w->long_at_start = 1;
+}
+
+void table_long_piece(struct worker *w, const struct table_style *st, const char *p, size_t n)
+{
+    if (line_column(w->ctx->table) < 0)
+        return;
+    struct span v = decode_bytes(w, span_of(p, p + n), &w->ctx->keep_all, 0);
+    buf_reserve(w->out, 4 * v.n + 16);
+    if (w->long_at_start && v.n > 0) {
+        if (table_guarded(w, st, v))
+            put_raw(w, "'", 1);
+        w->long_at_start = 0;
+    }
+    char *o = table_escape(w->out->data + w->out->len, v, st->quoting);
+    w->out->len = (size_t)(o - w->out->data);
+}
+
+void table_long_end(struct worker *w, const struct table_style *st)
+{
+    const struct log_table *tab = w->ctx->table;
+    int line = line_column(w->ctx->table);
+    if (line < 0)
+        return;
+    buf_reserve(w->out, 64);
+    if (st->quoting)
+        put_raw(w, "\"", 1);
+    long_columns(w, st, line + 1, tab->count);
 }

@@ -22,12 +22,14 @@
  *   fmt_w3c.c         W3C (IIS) '#Fields:' headers and columns
  *   log_decode.c      decoding a path/query/referer with libpct
  *   log_escape.c      escaping for line output and JSON
- *   log_output.c      each line to its writer; combined/common line and JSON
- *                     output, w3c line output; --stats
+ *   log_safe.c        the safety rules every writer follows
+ *   log_output.c      each line of a chunk to the run's writer; --stats
+ *   log_writer.h      the output modes, one file each: log_write_line.c,
+ *                     log_write_json.c, log_write_tsv.c, log_write_csv.c
+ *                     (rows: log_tsv.c), chosen in log_writers.c
  *   fmt_template.c    formats as templates: nginx and Apache format strings
  *   fmt_json.c        JSON-lines logs
- *   log_record*.c     a parsed line as named fields, and its line output;
- *                     log_record_json.c its JSON, log_tsv.c TSV/CSV rows,
+ *   log_record*.c     a parsed line as named fields, handed to the writer;
  *                     log_field_text.c its fields' text, log_time.c ISO times
  *   log_scan.h/.c     finding the rare bytes that need work, 16 at a time
  *   log_util.c        buffers, spans (errors and writes: tools/cli.c)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "logs_records.h"
 #include "utf8_str.h"
 
 /* Inputs at least this long are processed with the GIL released. */
@@ -1254,6 +1255,8 @@ PyMODINIT_FUNC PyInit__pct(void)
         if (PyModule_AddIntConstant(m, consts[i].name, consts[i].value) < 0)
             goto fail;
     if (PyModule_AddStringConstant(m, "libpct_version", pct_version()) < 0)
+        goto fail;
+    if (pct_logs_init(m) < 0)
         goto fail;
     return m;
 fail:
