@@ -532,10 +532,11 @@ static void check_text(const struct logs_fuzz_opts *o, const char *what, const u
                 const unsigned char c = (unsigned char)s[i];
                 const int c1 = c == 0xc2 && i + 1 < k && (unsigned char)s[i + 1] >= 0x80 &&
                                (unsigned char)s[i + 1] <= 0x9f;
-                /* Line output keeps a CR LF ending (of its input line, or of
-                 * any line when the lines cannot be matched). */
+                /* Line and JSON output keep a CR LF ending (of its input
+                 * line, or of any line when the lines cannot be matched);
+                 * TSV/CSV rows end in LF. */
                 const int crlf_ok =
-                    o->writer == 0 && i + 1 == k && c == '\r' && (in_crlf || !counted || !whole);
+                    o->writer <= 1 && i + 1 == k && c == '\r' && (in_crlf || !counted || !whole);
                 if ((c < 0x20 && !(c == '\t' && tab_ok) && !crlf_ok) || c == 0x7f || c1) {
                     snprintf(lax_case, sizeof lax_case, "%02x", c1 ? (unsigned char)s[i + 1] : c);
                     logs_fuzz_violation(

@@ -44,8 +44,9 @@
  *              RFC 4180 rows (quoted cells with "" inside, no '"' in an
  *              unquoted one), the same number of cells in every row
  *   control    no byte 0x00-0x1F (but '\n' ending a line, '\t' in line
- *              output and as the TSV separator, and in line output the CR of
- *              a CR LF that ended the input line), no 0x7F, no UTF-8 C1
+ *              output and as the TSV separator, and in line and JSON output
+ *              the CR of a CR LF that ended the input line: the line's ending
+ *              is kept, JSON reads it as a space), no 0x7F, no UTF-8 C1
  *              (C2 80-C2 9F) in the output; not checked for line output
  *              with --raw (undecoded text is then written as it is)
  *   hash       line output: a line starts with '#' only when its input line
