@@ -137,6 +137,9 @@ int logs_fuzz_options(const uint8_t *data, size_t size, struct logs_fuzz_opts *o
     o->impl[1] = h[6] & 8 ? "scalar" : o->impl[0];
     o->feed_seed = h[5];
     o->variant = h[6] >> 4;
+    o->csv_safe = o->writer == 3 && (h[7] & 0x40);
+    if (o->csv_safe)
+        o->argv[o->argc++] = "--csv-safe";
     if (h[2] & 0x80) {
         size_t len = h[7] % 64;
         if (len > size - used)
@@ -387,12 +390,18 @@ int logs_fuzz_compressed(const uint8_t *t, size_t n)
            (n >= 4 && (t[0] & 0xf0) == 0x50 && t[1] == 0x2a && t[2] == 0x4d && t[3] == 0x18);
 }
 
-/* CSV cells of line s[0..n) (RFC 4180), or -1 with *bad the offset. */
-static long csv_cells(const char *s, size_t n, size_t *bad)
+/* CSV cells of line s[0..n) (RFC 4180), or -1 with *bad the offset; with
+ * safe (--csv-safe), *unsafe the offset of the first cell whose text starts
+ * with a formula's first byte, or SIZE_MAX. */
+static long csv_cells(const char *s, size_t n, size_t *bad, int safe, size_t *unsafe)
 {
     long cells = 1;
     size_t i = 0;
+    *unsafe = SIZE_MAX;
     for (;;) {
+        const size_t text = i < n && s[i] == '"' ? i + 1 : i;
+        if (safe && *unsafe == SIZE_MAX && text < n && strchr("=+-@\t\r", s[text]) != NULL)
+            *unsafe = text;
         if (i < n && s[i] == '"') {
             for (i++;; i++) {
                 if (i >= n) {
@@ -513,11 +522,18 @@ static void check_text(const struct logs_fuzz_opts *o, const char *what, const u
                 for (size_t i = 0; i < k; i++)
                     c += s[i] == '\t';
             } else {
-                c = csv_cells(s, k, &bad);
+                size_t unsafe;
+                c = csv_cells(s, k, &bad, o->csv_safe && !is_header, &unsafe);
                 if (c < 0)
                     logs_fuzz_violation(
                         o, "columns", "%s: output line %llu: not an RFC 4180 row at byte %zu: %.*s",
                         what, (unsigned long long)line_no + 1, bad, (int)(k < 300 ? k : 300), s);
+                if (unsafe != SIZE_MAX)
+                    logs_fuzz_violation(
+                        o, "csv-safe",
+                        "%s: output line %llu: a cell starts with '%c' at byte %zu: %.*s", what,
+                        (unsigned long long)line_no + 1, s[unsafe], unsafe,
+                        (int)(k < 300 ? k : 300), s);
             }
             if (c >= 0 && columns >= 0 && c != columns)
                 logs_fuzz_violation(

@@ -24,8 +24,9 @@
  *           the first run does); bits 4-7 variants (fuzz_logs: bit 4 one
  *           more run through the record callback; fuzz_logs_files: its
  *           header)
- *   byte 7  the --log-format string's length (0-63): that many bytes follow
- *           the header (cut at a NUL) when byte 2 bit 7 is set
+ *   byte 7  bits 0-5 the --log-format string's length (0-63): that many
+ *           bytes follow the header (cut at a NUL) when byte 2 bit 7 is set;
+ *           bit 6 --csv-safe (CSV)
  *
  * The checks (logs_fuzz_check) on a run's output:
  *   lines      one output line per input line (+1 for --header): an input
@@ -43,6 +44,7 @@
  *   columns    TSV: the same number of tabs in every line of a run; CSV:
  *              RFC 4180 rows (quoted cells with "" inside, no '"' in an
  *              unquoted one), the same number of cells in every row
+ *   csv-safe   --csv-safe: no cell's text starts with = + - @, a tab or a CR
  *   control    no byte 0x00-0x1F (but '\n' ending a line, '\t' in line
  *              output and as the TSV separator, and in line and JSON output
  *              the CR of a CR LF that ended the input line: the line's ending
@@ -78,7 +80,7 @@ struct logs_fuzz_opts {
     char log_format[64]; /* --log-format's value */
     char field_n[4], max_line_text[8];
     int writer; /* 0 line, 1 json, 2 tsv, 3 csv */
-    int raw, header, bytes;
+    int raw, header, bytes, csv_safe;
     int threads[2];
     const char *impl[2]; /* libpct implementation of each run */
     size_t chunk[2];

@@ -116,6 +116,7 @@ RAW, HEADER = 4, 8
 Q_FORM, Q_PLAIN, Q_KEEP = 0x00, 0x10, 0x20
 DECODE_SLASH, BYTES = 0x40, 0x80
 PERCENT_U, REFERER, RAW_SPACES, STRICT_FORMAT, LOG_FORMAT = 1, 2, 4, 8, 0x80
+CSV_SAFE = 0x40  # byte 7
 
 COMBINED = (b'192.0.2.10 - - [14/Mar/2026:06:00:00 +0000] "GET /caf%C3%A9?q=a%2Bb&x=%26 HTTP/1.1" '
             b'200 512 "https://example.org/a%20b" "Mozilla/5.0" "203.0.113.9" rt=0.005\n'
@@ -216,6 +217,9 @@ def log_seeds():
         ("combined-long-line-csv", log_header("combined", CSV | HEADER, b4=0x30 | 0xC0) + COMBINED),
         ("iis-alias", log_header("iis", JSON) + W3C),
         ("chunk-1-threads-4", log_header("auto", TSV, b3=0x0F, b4=0x00) + MIXED),
+        ("auto-csv-safe", log_header("auto", CSV | HEADER, 0x20, lf_len=CSV_SAFE) + MIXED +
+         b'\n1.2.3.4 - -@x [14/Mar/2026:06:00:00 +0000] "GET /%3Dcmd|x?%2B1=-2 HTTP/1.1" 200 - '
+         b'"=HYPERLINK(1)" "+x"\n'),
         # Holes (64+ NULs: taken out of the text) and a few NULs (text).
         ("auto-nul-holes", log_header("auto", LINE, b6=0x12) + b"\0" * 100 + COMMON[:60] +
          b"\0" * 70 + COMMON[60:] + b"\nx\0\0\0y\n" + b"\0" * 64),
