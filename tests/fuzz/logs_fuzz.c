@@ -326,10 +326,12 @@ static int collect(void *ctx, const char *p, size_t n, uint64_t lines)
     return 0;
 }
 
-static void quiet(void *ctx, const char *line)
+/* Messages are not printed; one kind is noted (see fuzz_logs_files.c). */
+static void on_message(void *ctx, const char *line)
 {
-    (void)ctx;
-    (void)line;
+    struct logs_fuzz_out *out = ctx;
+    if (strstr(line, ": binary data, not a text log") != NULL)
+        out->binary_refused = 1;
 }
 
 struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
@@ -353,7 +355,7 @@ struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
     struct log_session *s = log_session_new();
     if (s == NULL)
         abort();
-    log_session_messages(s, quiet, NULL);
+    log_session_messages(s, on_message, out);
     if (log_session_configure(s, &opts) != 0) {
         /* Only a --log-format string may be refused. */
         if (!o->custom)
