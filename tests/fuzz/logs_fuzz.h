@@ -55,8 +55,11 @@
  *              does (a decoded '#' would pass for a W3C directive)
  *   same       two runs with other threads, chunk sizes and chunkings (or
  *              files: plain, gzip, zstd) give the same status and bytes
- *              (kind same-long when a line is longer than --max-line,
- *              same-fault when only one of them reports a fault)
+ *              (named for triage: same-long when a line is longer than
+ *              --max-line, same-fault when only one of them reports a
+ *              fault, zstd-skippable for a zstd file that starts with a
+ *              skippable frame)
+ *   records    (fuzz_logs) the record callback, values: see fuzz_logs.c
  *
  * On a violation the options (as a `pct logs` command line, plus the
  * in-process settings), the input in hex and the outputs are printed and
