@@ -75,7 +75,8 @@ static int key(struct walk *k, struct span name, const char *suffix, int reserve
     struct buf *b = &k->v->keys;
     size_t extra = strlen(suffix), at = b->len;
     buf_reserve(b, name.n + extra);
-    memcpy(b->data + at, name.p, name.n);
+    if (name.n > 0) /* an empty span may have no pointer */
+        memcpy(b->data + at, name.p, name.n);
     memcpy(b->data + at + name.n, suffix, extra);
     size_t len = name.n + extra;
     if (!reserved) {
@@ -281,14 +282,16 @@ static void extra_list(struct walk *k, const struct log_session_record *r)
             name = decode_bytes(k->w, name, &k->w->ctx->keep_all, 0);
         size_t at = b->len;
         buf_reserve(b, name.n + 1);
-        memcpy(b->data + at, name.p, name.n);
         size_t len = name.n;
-        if (name.n > 0)
+        if (name.n > 0) { /* an unnamed field's name has no pointer */
+            memcpy(b->data + at, name.p, name.n);
             b->data[at + len++] = '=';
+        }
         b->len += len;
         struct span t = decode_bytes(k->w, field_text(k->w, f, f->v), &k->w->ctx->keep_all, 0);
         buf_reserve(b, t.n);
-        memcpy(b->data + b->len, t.p, t.n);
+        if (t.n > 0)
+            memcpy(b->data + b->len, t.p, t.n);
         emit(k, LOG_JSON_STRING, b->data + at, len + t.n);
         b->len = at;
     }
