@@ -14,7 +14,7 @@
  * zstdcat write it: zstd is fed one block at a time, so that a damaged
  * block loses only itself, whatever the size of the reads, and the output
  * is the same with any --threads. Decompressed data that is itself
- * compressed (`gzip | gzip`) is refused: it is not a text log. */
+ * compressed (`gzip | gzip`) or binary is refused, as a plain file is. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -301,12 +301,15 @@ static int step(struct log_decompressor *d, char *dst, size_t n, size_t *used, s
 }
 
 /* Bytes handed out: counted, and the first ones looked at. Returns n, or 0
- * after refusing data that is compressed again. */
+ * after refusing data that is compressed again or binary. */
 static size_t hand_out(struct log_input *in, struct log_decompressor *d, const char *dst, size_t n)
 {
     if (!d->inner_checked) {
         d->inner_checked = 1;
+        /* Judged as a plain input's first bytes are. */
         const char *inner = log_input_magic((const unsigned char *)dst, n);
+        if (inner == NULL && log_input_looks_binary(dst, n))
+            inner = "binary";
         if (inner != NULL) {
             d->done = 1;
             log_input_fault(in, "%s data holding %s data, not a text log: not read",
