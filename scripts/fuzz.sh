@@ -5,15 +5,17 @@
 #
 # Builds the fuzz configuration in build/fuzz (clang, ASan+UBSan,
 # debugoptimized, static, -Dfuzz=true: the library is compiled with
-# -fsanitize=fuzzer-no-link), then runs each target (decode, encode, validate, path;
-# default: all, one after the other) for SECONDS (default 60). Every
-# implementation this CPU runs is compared with the scalar reference; see
-# tests/fuzz/fuzz.h.
+# -fsanitize=fuzzer-no-link), then runs each target (decode, encode, validate, path,
+# logs, logs_files; default: all, one after the other) for SECONDS (default
+# 60). Every implementation this CPU runs is compared with the scalar
+# reference (tests/fuzz/fuzz.h); the log engine's output is checked line by
+# line (tests/fuzz/logs_fuzz.h).
 #
 #   -t, --time SECONDS   how long to fuzz each target (default 60)
 #   -j, --jobs N         libFuzzer -fork=N: N parallel workers per target
 #   --build-only         configure and build, do not fuzz
-#   TARGET               decode | encode | validate (or fuzz_decode, ...)
+#   TARGET               decode | encode | validate | path | logs | logs_files
+#                        (or fuzz_decode, ...)
 #   -- ARGS              more libFuzzer flags, e.g. -- -max_len=4096 -seed=1
 #                        (defaults: -max_len=1024 -timeout=10 -rss_limit_mb=2048)
 #
@@ -22,7 +24,8 @@
 # between implementations (abort) or a sanitizer report stops the target and
 # is kept in build/fuzz/crashes/<target>-crash-<sha1>; reproduce it with
 #   build/fuzz/tests/fuzz/fuzz_<target> build/fuzz/crashes/<file>
-# and limit the comparison with PCT_FUZZ_IMPL=avx2 (or sse42, ...).
+# and limit the comparison with PCT_FUZZ_IMPL=avx2 (or sse42, ...). The log
+# targets use the dictionary tests/fuzz/logs.dict, the others pct.dict.
 # Exit status: 0 if every target ran clean, 1 otherwise (2: usage).
 set -euo pipefail
 
@@ -32,7 +35,7 @@ source scripts/lib.sh
 
 FUZZ_DIR=$PCT_FUZZ_DIR
 FUZZ_ARGS=("${PCT_FUZZ_ARGS[@]}")
-ALL_TARGETS=(decode encode validate path)
+ALL_TARGETS=(decode encode validate path logs logs_files)
 
 seconds=60
 jobs=0
@@ -101,8 +104,10 @@ failed=()
 for t in "${targets[@]}"; do
     corpus=$FUZZ_DIR/corpus/$t
     mkdir -p "$corpus"
+    dict=tests/fuzz/pct.dict
+    [[ $t == logs* ]] && dict=tests/fuzz/logs.dict
     args=(-max_total_time="$seconds" -rss_limit_mb=2048 -max_len=1024 -timeout=10
-        -print_final_stats=1 -artifact_prefix="$FUZZ_DIR/crashes/$t-" -dict=tests/fuzz/pct.dict)
+        -print_final_stats=1 -artifact_prefix="$FUZZ_DIR/crashes/$t-" -dict="$dict")
     ((jobs > 0)) && args+=(-fork="$jobs" -ignore_crashes=0)
     args+=("${extra[@]}")
     echo "==> fuzz_$t: ${seconds}s (corpus $corpus, seeds tests/fuzz/corpus/fuzz_$t)"

@@ -3,10 +3,15 @@
 
     python3 tests/fuzz/make_corpus.py
 
-Each seed is the 5-byte header of fuzz.h (flags, set, keep, chunk seed,
-misalignment) followed by a payload: typical URLs, form bodies, %uXXXX,
-malformed escapes, UTF-8 edge cases, binary. Re-running rewrites the same
-files; the fuzzers never write here (run_fuzz.py and fuzz.sh work on copies).
+Each seed of the libpct targets is the 5-byte header of fuzz.h (flags, set,
+keep, chunk seed, misalignment) followed by a payload: typical URLs, form
+bodies, %uXXXX, malformed escapes, UTF-8 edge cases, binary. The log targets
+(fuzz_logs, fuzz_logs_files) take the 8-byte header of logs_fuzz.h (format,
+writer, decoding, threads and chunk sizes, max-line, chunking seed, field N
+and variants, --log-format length), then a few lines of a log: every format
+of the registry, each through a writer, with escapes, controls, CRLF and a
+last line without a newline. Re-running rewrites the same files; the fuzzers
+never write here (run_fuzz.py and fuzz.sh work on copies).
 """
 import os
 
@@ -99,6 +104,147 @@ SEEDS = {
 USER_SET = bytes((0x5A * (i + 1) + 0x33) & 0xFF for i in range(32))
 
 
+# ------------------------------------------------------------------ log targets
+# Byte 0 of logs_fuzz.h: "auto", the registry's names in id order, their
+# aliases in id order, "field" (taken modulo the count: logs_fuzz.c's order;
+# `pct logs --list-formats` lists both).
+LOG_FORMATS = ["auto", "combined", "common", "w3c", "cloudfront", "vhost_combined",
+               "xff_combined", "envoy", "haproxy", "alb", "elb", "squid", "traefik", "json",
+               "nginx", "clf", "iis", "vhost", "xff", "caddy", "field"]
+LINE, JSON, TSV, CSV = range(4)
+RAW, HEADER = 4, 8
+Q_FORM, Q_PLAIN, Q_KEEP = 0x00, 0x10, 0x20
+DECODE_SLASH, BYTES = 0x40, 0x80
+PERCENT_U, REFERER, RAW_SPACES, STRICT_FORMAT, LOG_FORMAT = 1, 2, 4, 8, 0x80
+CSV_SAFE = 0x40  # byte 7
+
+COMBINED = (b'192.0.2.10 - - [14/Mar/2026:06:00:00 +0000] "GET /caf%C3%A9?q=a%2Bb&x=%26 HTTP/1.1" '
+            b'200 512 "https://example.org/a%20b" "Mozilla/5.0" "203.0.113.9" rt=0.005\n'
+            b'192.0.2.11 - bob [14/Mar/2026:06:00:01 +0000] "POST /a%2Fb/%1B[31m%0A?k=%u00e9&%C2%9B=1 '
+            b'HTTP/1.1" 404 - "-" "curl \\"x\\" \x1b[0m"\r\n'
+            b'192.0.2.12 - - [14/Mar/2026:06:00:02 +0000] "GET /x%23y%00z HTTP/1.0" 200 5 "-" "-" '
+            b'path=/admin remote=10.0.0.1\n'
+            b'not a log line at all\tbut text\n'
+            b'192.0.2.13 - - [99/Feb/2026:99:99:99 +9999] "GET /last HTTP/1.1 extra" 200 1 "-" "-"')
+COMMON = (b'192.0.2.12 - - [14/Mar/2026:06:00:12 +0000] "GET /a%2Fb/%7Ex HTTP/1.0" 404 -\n'
+          b'192.0.2.13 - - [14/Mar/2026:06:00:13 +0000] "GET /%FF%FE%C0%80 HTTP/1.0" 200 12\r\n'
+          b'192.0.2.14 - - [14/Mar/2026:06:00:14 +0000] "GET %23start HTTP/1.0" 200 1')
+W3C = (b"#Software: Microsoft Internet Information Services 10.0\n"
+       b"#Fields: date time c-ip cs-method cs-uri-stem cs-uri-query sc-status cs(Referer)\n"
+       b"2026-03-14 06:00:00 192.0.2.1 GET /a%20b/%u00e9 q=%u20AC&r=%26 200 http://x/%41\n"
+       b"2026-03-14 06:00:01 192.0.2.2 GET /%1b%5b2J - 404 -\r\n"
+       b"#Fields: date time cs-uri-stem cs-uri-stem sc-status\n"
+       b"2026-03-14 06:00:02 /dup /dup 200")
+CLOUDFRONT = (b"2026-03-14\t06:00:11\tIAD89-C1\t3260\t192.0.2.111\tGET\td1.cloudfront.net\t"
+              b"/a%2520b/caf%25C3%25A9/p%252525\t200\t-\tMozilla/5.0%20(X11;%20Linux)\tq=%2520x%2526y"
+              b"\t-\tHit\tSOX4xw==\td1.cloudfront.net\thttps\t23\t0.001\t-\tTLSv1.3\t"
+              b"TLS_AES_128_GCM_SHA256\tHit\tHTTP/2.0\t-\t-\t11040\t0.001\tHit\ttext/html\t78\t-\t-\n"
+              b"2026-03-14\t06:00:12\tIAD89-C1\t1\t192.0.2.112\tGET\td1.cloudfront.net\t/%251b\t200")
+VHOST = (b'www.example.com:443 192.0.2.11 - bob [14/Mar/2026:06:00:01 -0700] '
+         b'"GET /a%20b/%E2%82%AC?k=%C3%A9 HTTP/1.1" 404 0 "-" "curl/8.5.0"\n'
+         b'BZhost.example:80 192.0.2.12 - - [14/Mar/2026:06:00:02 -0700] "GET /%7f HTTP/1.1" 200 1 "-" "-"')
+XFF = (b'203.0.113.7, 198.51.100.2 - - [14/Mar/2026:06:00:02 +0000] "GET /s%C3%BCd HTTP/1.1" 200 5 '
+       b'"-" "UA"\n'
+       b'203.0.113.8 - - [14/Mar/2026:06:00:03 +0000] "GET /%09tab HTTP/1.1" 200 5 "-" "UA"')
+ENVOY = (b'[2026-03-14T06:00:03.123Z] "POST /api/v1/%E2%82%AC?x=1%202 HTTP/2" 204 - 154 0 226 100 '
+         b'"192.0.2.33" "nsq2http" "cc21d9b0-cf5c-432b" "api.example.com" "198.51.100.4:80"\n'
+         b'[2026-03-14T06:00:04.000Z] "GET /q?k=%1B%5D0;t%07 HTTP/1.1" 200 - 0 0 1 1 '
+         b'"-" "\x1b[31m" "-" "-" "-"')
+HAPROXY = (b'Mar 14 06:00:04 lb1 haproxy[14389]: 192.0.2.44:33317 [14/Mar/2026:06:00:04.655] http-in '
+           b'static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {www.example.com|Mozilla/5.0} {} '
+           b'"GET /a%20b?c=%C3%A9 HTTP/1.1"\n'
+           b'192.0.2.45:33318 [14/Mar/2026:06:00:05.001] http-in~ app/srv2 0/0/1/2/3 302 120 - - --NI '
+           b'2/2/0/0/0 0/0 "GET /x%2Fy%7E HTTP/1.1"')
+ALB = (b'https 2026-03-14T06:00:05.186641Z app/my-lb/50dc6c495c0c9188 192.0.2.55:2817 10.0.0.1:80 '
+       b'0.000 0.001 0.000 200 200 34 366 "GET https://www.example.com:443/p%20q?r=%C3%A9 HTTP/1.1" '
+       b'"curl/8.5.0" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:tg "Root=1-5833" "www.example.com" '
+       b'"arn:aws:acm:cert" 1 2026-03-14T06:00:05.164000Z "forward" "-" "-" "10.0.0.1:80" "200" "-" "-"'
+       b' TID_1234')
+ELB = (b'2026-03-14T06:00:06.945958Z my-loadbalancer 192.0.2.66:2817 10.0.0.1:80 0.000073 0.001048 '
+       b'0.000057 200 200 0 29 "GET http://www.example.com:80/a%2Bb%20c HTTP/1.1" "curl/8.5.0" - -\n'
+       b'2026-03-14T06:00:07Z lb 192.0.2.67:1 - -1 -1 -1 504 0 0 0 "- - - " "-" - -')
+SQUID = (b'1773468007.123    123 192.0.2.77 TCP_MISS/200 1234 GET http://www.example.com/a%20b?q=%C3%A9 '
+         b'- HIER_DIRECT/203.0.113.5 text/html\n'
+         b'1773468008.000      1 192.0.2.78 TCP_DENIED/403 0 CONNECT evil.example:443 - HIER_NONE/- -')
+TRAEFIK = (b'192.0.2.99 - - [14/Mar/2026:06:00:09 +0000] "GET /r%C3%A9sum%C3%A9 HTTP/1.1" 200 10 '
+           b'"-" "Go-http-client" 42 "router@docker" "http://10.0.0.2:80" 3ms\n'
+           b'192.0.2.98 - - [14/Mar/2026:06:00:10 +0000] "GET /%E2%80%AE HTTP/1.1" 200 1 "-" "-" 1 "r" "s" 1ms')
+JSONL = (b'{"level":"info","ts":1773468008.5,"request":{"remote_ip":"192.0.2.88","method":"GET",'
+         b'"uri":"/caf%C3%A9?q=a%20b\\u0026x=%26","headers":{"User-Agent":["curl/8.5.0"]}},'
+         b'"status":200,"size":12}\n'
+         b'{"time_local":"14/Mar/2026:06:00:10 +0000","remote_addr":"192.0.2.90",'
+         b'"request":"GET /d%C3%A9j%C3%A0?a=%22x%22 HTTP/1.1","status":"200","uri":"/other",'
+         b'"http_user_agent":"curl\\/8.5.0 \\"q\\" \\u001b[1m"}\n'
+         b'{"ClientHost":"192.0.2.91","RequestMethod":"GET","RequestPath":"/t%20p?x=%E2%9C%93",'
+         b'"pa\\u0074h":"/x","DownstreamStatus":2e2,"ok":true,"n":null}\r\n'
+         b'{"broken": "json"')
+FIELD = (b'1 GET /a%20b%2Fc?x=%26y 200\n2 POST %23frag%0D%0A 500\n3 - /%C2%85 -')
+MIXED = COMBINED + b"\n" + W3C + b"\n" + JSONL + b"\n" + SQUID
+
+LOG_SAMPLES = {
+    "combined": COMBINED, "common": COMMON, "w3c": W3C, "cloudfront": CLOUDFRONT,
+    "vhost_combined": VHOST, "xff_combined": XFF, "envoy": ENVOY, "haproxy": HAPROXY, "alb": ALB,
+    "elb": ELB, "squid": SQUID, "traefik": TRAEFIK, "json": JSONL, "field": FIELD, "auto": MIXED,
+}
+WRITERS = [("line", LINE), ("json", JSON), ("tsv", TSV | HEADER), ("csv", CSV | HEADER),
+           ("raw", LINE | RAW), ("keep-bytes", LINE | Q_KEEP | BYTES)]
+
+
+def log_header(fmt, writer, b2=0, b3=0x25, b4=0x4a, seed=7, b6=0x02, lf_len=0):
+    return bytes([LOG_FORMATS.index(fmt), writer, b2, b3, b4, seed, b6, lf_len])
+
+
+def log_seeds():
+    """(name, bytes) for both log targets: every format through every
+    writer, then options and --log-format strings."""
+    seeds = []
+    for i, (fmt, text) in enumerate(LOG_SAMPLES.items()):
+        for j, (wname, writer) in enumerate(WRITERS):
+            if fmt == "field" and writer & 3 >= TSV:
+                continue
+            b3 = (i + j) % 16 | ((i * 3 + j) % 16) << 4
+            seeds.append(("%s-%s" % (fmt, wname),
+                          log_header(fmt, writer, b2=(i + j) % 8, b3=b3, b4=(j * 5) % 16,
+                                     seed=i * 16 + j, b6=(i + 2 * j) % 8 << 4 | j) + text))
+    seeds += [
+        ("auto-decode-slash-percent-u", log_header("auto", LINE | DECODE_SLASH | Q_PLAIN,
+                                                   PERCENT_U | REFERER | RAW_SPACES) + MIXED),
+        ("auto-tsv-fields-line", log_header("auto", TSV | HEADER, 0x10) + MIXED),
+        ("auto-csv-fields-iso", log_header("auto", CSV, 0x30 | STRICT_FORMAT) + MIXED),
+        ("auto-tsv-fields-dup", log_header("auto", TSV, 0x60) + W3C),
+        ("combined-long-line-4k", log_header("combined", LINE, b4=0x10 | 0x80) + COMBINED),
+        ("combined-long-line-json", log_header("combined", JSON, b4=0x20 | 0x40) + COMBINED),
+        ("combined-long-line-csv", log_header("combined", CSV | HEADER, b4=0x30 | 0xC0) + COMBINED),
+        ("iis-alias", log_header("iis", JSON) + W3C),
+        ("chunk-1-threads-4", log_header("auto", TSV, b3=0x0F, b4=0x00) + MIXED),
+        ("auto-csv-safe", log_header("auto", CSV | HEADER, 0x20, lf_len=CSV_SAFE) + MIXED +
+         b'\n1.2.3.4 - -@x [14/Mar/2026:06:00:00 +0000] "GET /%3Dcmd|x?%2B1=-2 HTTP/1.1" 200 - '
+         b'"=HYPERLINK(1)" "+x"\n'),
+        # Holes (64+ NULs: taken out of the text) and a few NULs (text).
+        ("auto-nul-holes", log_header("auto", LINE, b6=0x12) + b"\0" * 100 + COMMON[:60] +
+         b"\0" * 70 + COMMON[60:] + b"\nx\0\0\0y\n" + b"\0" * 64),
+        ("auto-nul-holes-json", log_header("auto", JSON, b6=0x92) + COMMON + b"\n" +
+         b"\0" * 200 + b"\n" + b"\0" * 63 + b"\n"),
+        # Regressions: the record run's values must be UTF-8 (an absolute
+        # URL's origin was given as written).
+        ("records-origin-not-utf8", log_header("elb", JSON, b6=0x10) +
+         b'2026-03-14T06:00:06.945958Z lb 192.0.2.66:2817 10.0.0.1:80 0.1 0.1 0.1 200 200 0 29 '
+         b'"GET http://www.ex\xacample.com:8\xac\xac0/a%20b HTTP/1.1" "curl/8.5.0" - -\n'),
+    ]
+    for name, lf, text in [
+            ("nginx", b'$remote_addr [$time_local] "$request" $status "$http_referer" $request_time',
+             b'192.0.2.1 [14/Mar/2026:06:00:00 +0000] "GET /a%20b?x=%1b HTTP/1.1" 200 "-" 0.1\n'
+             b'nope\n'),
+            ("apache", b'%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" %D',
+             b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /%E2%82%AC HTTP/1.1" 200 5 "-" 12\n'),
+            ("nginx-uri", b'$uri|$args|$request_uri|$path|$path', b'/a%20b|x=1|/a%20b?x=1|/p|/q\n'),
+            ("bad", b'$', b'x\n')]:
+        for wname, writer in WRITERS[:4]:
+            seeds.append(("log-format-%s-%s" % (name, wname),
+                          log_header("auto", writer, LOG_FORMAT, lf_len=len(lf)) + lf + text))
+    return seeds
+
+
 def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
     for target, seeds in SEEDS.items():
@@ -118,6 +264,14 @@ def main():
                 fh.write(bytes([PLUS, USER32, 0, 19, 0]) + USER_SET + PAYLOADS["long"])
             with open(os.path.join(d, "user-ascii-set"), "wb") as fh:
                 fh.write(bytes([0, USER_ASCII, 0, 20, 6]) + USER_SET[:16] + PAYLOADS["form"])
+    for target in ("fuzz_logs", "fuzz_logs_files"):
+        d = os.path.join(root, target)
+        os.makedirs(d, exist_ok=True)
+        for old in os.listdir(d):
+            os.remove(os.path.join(d, old))
+        for name, data in log_seeds():
+            with open(os.path.join(d, name), "wb") as fh:
+                fh.write(data)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,18 @@ Copies the checked-in seed corpus SEED_DIR to a fresh WORK_DIR (the fuzzer
 adds what it finds there, never to SEED_DIR), then runs FUZZER on it for
 SECONDS (default: $PCT_FUZZ_SECONDS, else 20). A crash, leak, timeout or
 sanitizer report is written to CRASH_DIR and fails the test; the line to
-reproduce it is printed. Extra libFuzzer flags: $PCT_FUZZ_ARGS.
+reproduce it is printed. Extra libFuzzer flags: $PCT_FUZZ_ARGS. Dictionary:
+logs.dict for the log targets (fuzz_logs*), else pct.dict.
 """
 import os
 import shutil
 import subprocess
 import sys
+
+
+def dictionary(name):
+    """The log targets have their own dictionary (log syntax)."""
+    return "logs.dict" if name.startswith("fuzz_logs") else "pct.dict"
 
 
 def main():
@@ -36,7 +42,7 @@ def main():
         "-timeout=10",
         "-print_final_stats=1",
         "-artifact_prefix=" + os.path.join(crashes, name + "-"),
-        "-dict=" + os.path.join(os.path.dirname(os.path.abspath(__file__)), "pct.dict"),
+        "-dict=" + os.path.join(os.path.dirname(os.path.abspath(__file__)), dictionary(name)),
     ] + os.environ.get("PCT_FUZZ_ARGS", "").split() + [work]
     env = dict(os.environ)
     env.setdefault("UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1")

@@ -119,7 +119,8 @@ int log_records_deliver(struct log_record_batch *b, const struct log_record_sink
             p->text = c->s;
             p->text_len = c->n;
             p->nfields = c->count;
-            p->fields = b->pub_fields + nf;
+            /* No field in any record of the batch: pub_fields may be NULL. */
+            p->fields = c->count > 0 ? b->pub_fields + nf : NULL;
             for (size_t j = 0; j < c->count; j++) {
                 const struct log_field *f = &b->fields[c->first + j].f;
                 struct log_session_field *q = &b->pub_fields[nf++];

@@ -127,6 +127,7 @@ void log_session_free(struct log_session *s)
     free(s->json_key);
     free(s->head.data);
     worker_free(&s->values.w);
+    free(s->values.keys.data);
     free(s);
 }
 
@@ -349,7 +350,7 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
     }
     if (ctx->cfg.header && pl->sink != NULL && ctx->writer->header != NULL) {
         char header[2048];
-        pipeline_emit(pl, header, ctx->writer->header(ctx, header, sizeof header), 0);
+        pipeline_emit(pl, header, ctx->writer->header(ctx, header, sizeof header), 1);
     }
     pipeline_inputs(pl, inputs, count);
     pipeline_stop(pl);

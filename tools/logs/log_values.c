@@ -115,8 +115,10 @@ int log_value_part(struct log_values *v, const struct log_session_record *r, int
     struct span u = field_text(w, f, target);
     size_t origin = origin_length(u);
     const char *q = memchr(u.p + origin, '?', u.n - origin);
-    if (part == LOG_PART_ORIGIN)
-        return origin > 0 ? give(span_of(u.p, u.p + origin), p, n) : 0;
+    if (part == LOG_PART_ORIGIN) /* not decoded, but UTF-8-repaired as the method is */
+        return origin > 0
+                   ? give(decode_bytes(w, span_of(u.p, u.p + origin), &ctx->keep_all, 0), p, n)
+                   : 0;
     if (part == LOG_PART_PATH)
         return give(decode_bytes(w, span_of(u.p + origin, q != NULL ? q : u.p + u.n), path_keep(w),
                                  path_flags(w)),

@@ -1,0 +1,190 @@
+/* fuzz_logs.c - libFuzzer target: the log engine (tools/logs/log_session.h)
+ * fed bytes through its push API. The input's first bytes choose the
+ * options (logs_fuzz.h: format, writer, decoding, threads, chunk sizes, a
+ * --log-format string), the rest is the log. Two runs:
+ *   1  fed whole (one log_session_feed), threads and chunk size of byte 3
+ *   2  fed in chunks of input-derived sizes (byte 5), the other threads
+ *      and chunk size (bytes 3, 4)
+ * each through log_session_finish into the callback sink; both outputs
+ * pass logs_fuzz_check (lines, sink, json, columns, control, hash) and are
+ * the same bytes with the same status (same). With byte 6 bit 4, a third
+ * run with run 1's options hands records to a callback instead (records):
+ * one per input line, numbered from 1, its text the line's (without the
+ * newline, or CR LF); the value functions run on every field and request part and
+ * give UTF-8 unless --bytes (values). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_strict.h"
+#include "log_session.h"
+#include "logs_fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static uint32_t next(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* What the record callback saw, against the text fed. */
+struct records {
+    const struct logs_fuzz_opts *o;
+    const uint8_t *text;
+    size_t n, at; /* where the next record's line starts */
+    uint64_t count;
+    int compressed; /* the lines are those of the decompressed text */
+};
+
+/* A value given by a value function: valid UTF-8 unless --bytes. */
+static void check_value(struct records *rs, const struct log_session_record *r, const char *what,
+                        int which, const char *p, size_t n)
+{
+    const size_t bad = json_strict_utf8_end(p, n);
+    if (rs->o->bytes || bad == n)
+        return;
+    fprintf(stderr, "\n  the value:");
+    for (size_t i = 0; i < n && i < 256; i++)
+        fprintf(stderr, " %02x", (unsigned char)p[i]);
+    logs_fuzz_violation(rs->o, "values",
+                        "record of line %llu: %s %d is not UTF-8 at byte %zu (%zu bytes)",
+                        (unsigned long long)r->line, what, which, bad, n);
+}
+
+/* Each record is the next input line: its number, its text (without the
+ * newline; a line longer than --max-line: its first max-line bytes); every
+ * value function runs on every field and part. */
+static int on_records(void *ctx, struct log_values *v, const struct log_session_record *r,
+                      size_t count)
+{
+    struct records *rs = ctx;
+    for (size_t i = 0; i < count; i++, r++) {
+        rs->count++;
+        if (r->input != 0 || r->line != rs->count)
+            logs_fuzz_violation(rs->o, "records", "record %llu: input %llu line %llu",
+                                (unsigned long long)rs->count, (unsigned long long)r->input,
+                                (unsigned long long)r->line);
+        if (!rs->compressed && rs->at < rs->n) {
+            const uint8_t *line = rs->text + rs->at;
+            const uint8_t *nl = memchr(line, '\n', rs->n - rs->at);
+            size_t len = nl != NULL ? (size_t)(nl - line) : rs->n - rs->at;
+            rs->at += len + (nl != NULL);
+            /* The CR of a CR LF belongs to the line's end, as in line output
+             * (log_session.h says "CR kept": the engine does not). */
+            if (nl != NULL && len > 0 && line[len - 1] == '\r')
+                len--;
+            const int same = r->long_line ? r->text_len <= len && r->text_len <= rs->o->max_line
+                                          : r->text_len == len;
+            if (!same || (r->text_len && memcmp(r->text, line, r->text_len) != 0))
+                logs_fuzz_violation(rs->o, "records",
+                                    "record %llu: text of %zu bytes (long %d), the line has %zu",
+                                    (unsigned long long)rs->count, r->text_len, r->long_line, len);
+        }
+        const char *p;
+        size_t n;
+        for (size_t f = 0; f < r->nfields; f++) {
+            const struct log_session_field *fl = &r->fields[f];
+            if (log_value_text(v, r, fl, &p, &n))
+                check_value(rs, r, "field", (int)f, p, n);
+            int64_t x;
+            (void)log_value_int(v, r, fl, &x);
+            (void)log_value_time(v, r, fl, &x);
+            if (log_record_field(r, "path") == NULL && fl->name_len == 4 &&
+                memcmp(fl->name, "path", 4) == 0)
+                logs_fuzz_violation(rs->o, "records", "log_record_field misses \"path\"");
+        }
+        for (int part = LOG_PART_METHOD; part <= LOG_PART_ORIGIN; part++)
+            if (log_value_part(v, r, part, &p, &n))
+                check_value(rs, r, "request part (enum log_part)", part, p, n);
+    }
+    return 0;
+}
+
+/* Run 1's options through the record callback: one record per line of
+ * t[0..n), the text fed without its holes. */
+static void run_records(const struct logs_fuzz_opts *o, const uint8_t *fed, size_t fed_len,
+                        const uint8_t *t, size_t n, int status)
+{
+    struct logs_fuzz_out out;
+    struct log_session *s = logs_fuzz_session(o, 0, &out);
+    if (s == NULL)
+        return;
+    struct records rs = {o, t, n, 0, 0, logs_fuzz_compressed(fed, fed_len)};
+    if (log_session_records(s, on_records, &rs) != 0)
+        logs_fuzz_violation(o, "options", "record callback refused: %s", log_session_error(s));
+    const int feed_ok = log_session_feed(s, fed, fed_len);
+    logs_fuzz_end(s, &out, log_session_finish(s));
+    uint64_t lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += t[i] == '\n';
+    lines += n > 0 && t[n - 1] != '\n';
+    if (feed_ok == 0 && out.status == status && (status == 0 || status == 1) && !rs.compressed &&
+        rs.count != lines)
+        logs_fuzz_violation(o, "records", "%llu input lines gave %llu records",
+                            (unsigned long long)lines, (unsigned long long)rs.count);
+    if (out.status != status && !(status == 1 || out.status == 1))
+        logs_fuzz_violation(o, "records", "status %d with records, %d with output (%s)", out.status,
+                            status, out.error);
+    logs_fuzz_out_free(&out);
+}
+
+/* Run k: the text fed whole (k 0) or in chunks (k 1). */
+static void run(const struct logs_fuzz_opts *o, int k, const uint8_t *t, size_t n,
+                struct logs_fuzz_out *out)
+{
+    struct log_session *s = logs_fuzz_session(o, k, out);
+    if (s == NULL) {
+        out->status = -100; /* the options were refused: both runs alike */
+        return;
+    }
+    uint32_t x = 0x9e3779b9u ^ (o->feed_seed * 0x01000193u + 1);
+    size_t at = 0;
+    while (at < n) {
+        size_t m = n - at;
+        if (k == 1) {
+            const uint32_t r = next(&x);
+            const size_t most = (size_t)1 << (r % 11); /* 1 .. 1024 */
+            m = 1 + (r >> 8) % most;
+            if (m > n - at)
+                m = n - at;
+        }
+        if (log_session_feed(s, t + at, m) != 0)
+            break; /* the run stopped: finish says why */
+        at += m;
+    }
+    logs_fuzz_end(s, out, log_session_finish(s));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct logs_fuzz_opts o;
+    const uint8_t *payload;
+    size_t payload_len;
+    if (logs_fuzz_options(data, size, &o, &payload, &payload_len) != 0)
+        return 0;
+    logs_fuzz_input(data, size);
+    size_t n;
+    uint8_t *text = logs_fuzz_text(&o, payload, payload_len, &n);
+    struct logs_fuzz_out a, b;
+    run(&o, 0, text, n, &a);
+    if (a.status != -100)
+        logs_fuzz_check(&o, "run 1 (fed whole)", text, n, &a);
+    run(&o, 1, text, n, &b);
+    if (b.status != -100)
+        logs_fuzz_check(&o, "run 2 (fed in chunks)", text, n, &b);
+    logs_fuzz_same(&o, "same", "run 1 (fed whole)", &a, "run 2 (fed in chunks)", &b);
+    if (o.variant & 1) {
+        size_t m;
+        uint8_t *t = logs_fuzz_without_holes(text, n, &m);
+        run_records(&o, text, n, t, m, a.status);
+        free(t);
+    }
+    logs_fuzz_out_free(&a);
+    logs_fuzz_out_free(&b);
+    free(text);
+    return 0;
+}
