@@ -229,6 +229,8 @@ def test_containers():
             plain = os.path.join(tmp, "next.log")
             with open(plain, "wb") as f:
                 f.write(data)
+            rng = random.Random(37)
+            inner["binary"] = bytes(rng.randrange(256) for _ in range(100000))
             for kind, blob in inner.items():
                 path = os.path.join(tmp, "twice-%s.gz" % kind)
                 with open(path, "wb") as f:

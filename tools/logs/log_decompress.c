@@ -14,7 +14,7 @@
  * zstdcat write it: zstd is fed one block at a time, so that a damaged
  * block loses only itself, whatever the size of the reads, and the output
  * is the same with any --threads. Decompressed data that is itself
- * compressed (`gzip | gzip`) is refused: it is not a text log. */
+ * compressed (`gzip | gzip`) or binary is refused, as a plain file is. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -300,28 +300,18 @@ static int step(struct log_decompressor *d, char *dst, size_t n, size_t *used, s
 #endif
 }
 
-/* Bytes handed out: counted, and the first ones looked at. Returns n, or 0
- * after refusing data that is compressed again. */
+/* Bytes handed out: counted. Returns n. */
 static size_t hand_out(struct log_input *in, struct log_decompressor *d, const char *dst, size_t n)
 {
-    if (!d->inner_checked) {
-        d->inner_checked = 1;
-        const char *inner = log_input_magic((const unsigned char *)dst, n);
-        if (inner != NULL) {
-            d->done = 1;
-            log_input_fault(in, "%s data holding %s data, not a text log: not read",
-                            type_name(d->type), inner);
-            return 0;
-        }
-    }
+    (void)in;
     d->lines += count_newlines(dst, n);
     d->partial = dst[n - 1] != '\n';
     return n;
 }
 
-size_t log_decompress_read(struct log_input *in, char *dst, size_t n)
+/* Up to n decompressed bytes (log_decompress_read, before the first look). */
+static size_t decode_some(struct log_input *in, struct log_decompressor *d, char *dst, size_t n)
 {
-    struct log_decompressor *d = in->dec;
     while (!d->done) {
         if (d->error != NULL)
             return stop(in, d, d->error, d->error_at);
@@ -354,6 +344,37 @@ size_t log_decompress_read(struct log_input *in, char *dst, size_t n)
             return stop(in, d, "data corrupt", d->consumed); /* no progress */
     }
     return 0;
+}
+
+/* The first bytes looked at: as many as a plain input's type is told by. */
+#define FIRST_LOOK ((size_t)64 << 10)
+
+size_t log_decompress_read(struct log_input *in, char *dst, size_t n)
+{
+    struct log_decompressor *d = in->dec;
+    if (d->inner_checked)
+        return decode_some(in, d, dst, n);
+    /* The first bytes, as many as a plain file's head (or all there is),
+     * are judged as that head is: the same data is refused (compressed
+     * again, or binary) whether it comes compressed or not. */
+    d->inner_checked = 1;
+    size_t want = n < FIRST_LOOK ? n : FIRST_LOOK, got = 0;
+    while (got < want) {
+        size_t k = decode_some(in, d, dst + got, n - got);
+        if (k == 0)
+            break;
+        got += k;
+    }
+    const char *inner = log_input_magic((const unsigned char *)dst, got);
+    if (inner == NULL && log_input_looks_binary(dst, got))
+        inner = "binary";
+    if (inner != NULL && !in->failed) {
+        d->done = 1;
+        log_input_fault(in, "%s data holding %s data, not a text log: not read", type_name(d->type),
+                        inner);
+        return 0;
+    }
+    return got;
 }
 
 void log_decompress_end(struct log_input *in)

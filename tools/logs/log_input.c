@@ -171,8 +171,10 @@ const char *log_input_magic(const unsigned char *p, size_t n)
  * long runs are holes, taken out of text (drop_holes), short ones escaped.
  * A short input proves nothing either way: it is read as text, its control
  * bytes escaped. */
-static int looks_binary(const char *p, size_t n)
+int log_input_looks_binary(const char *p, size_t n)
 {
+    if (n > HEAD_BYTES) /* what a plain file is judged by: its head */
+        n = HEAD_BYTES;
     size_t controls = 0, nuls = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)p[i];
@@ -194,7 +196,7 @@ static int detect_type(struct log_input *in)
         return log_decompress_start(in, LOG_GZIP);
     if (what != NULL && strcmp(what, "zstd") == 0)
         return log_decompress_start(in, LOG_ZSTD);
-    if (what == NULL && looks_binary(h->data, h->len))
+    if (what == NULL && log_input_looks_binary(h->data, h->len))
         what = "binary";
     if (what == NULL)
         return 0;

@@ -109,6 +109,10 @@ const char *log_input_magic(const unsigned char *p, size_t n);
  * reading it with log_input_pread stopped). */
 void log_input_continue_at(struct log_input *in, uint64_t offset);
 
+/* 1 if the first bytes of p[0..n) (as many as a plain input is judged by)
+ * are binary data rather than text: many control bytes, NULs aside. */
+int log_input_looks_binary(const char *p, size_t n);
+
 /* Low level, for the decompressors: reads up to n raw bytes of the file.
  * Returns the count, 0 at its end, or -1 after a read error (reported). */
 ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n);
