@@ -126,6 +126,30 @@ copy=$dir/access-$size_arg.copy.log
 if [[ ! -f $copy || $log -nt $copy ]]; then
     cp "$log" "$copy"
 fi
+# Rotated logs: the log cut in four, each quarter gzipped (access.log.2.gz
+# ... as logrotate leaves them), read in one run.
+quarters=()
+for q in 1 2 3 4; do
+    quarters+=("$dir/access-$size_arg.part$q.gz")
+done
+if [[ ! -f ${quarters[3]} || $log -nt ${quarters[3]} ]]; then
+    echo "cutting $log into four gzip files..." >&2
+    qlines=$((($(wc -l <"$log") + 3) / 4))
+    split -l "$qlines" -d -a 1 "$log" "$dir/access-$size_arg.part"
+    for q in 0 1 2 3; do
+        gzip -1 -c "$dir/access-$size_arg.part$q" >"${quarters[q]}"
+        rm -f "$dir/access-$size_arg.part$q"
+    done
+fi
+# As one word for the commands (no spaces in these names): bash -c below
+# cannot see an array.
+quarter_files="${quarters[*]}"
+# One line as long as the log: its newlines turned into spaces (a line
+# longer than --max-line is streamed through, never held whole).
+oneline=$dir/access-$size_arg.oneline.log
+if [[ ! -f $oneline || $log -nt $oneline ]]; then
+    { tr '\n' ' ' <"$log"; echo; } >"$oneline"
+fi
 bytes=$(wc -c <"$log")
 lines=$(wc -l <"$log")
 [[ -s $log ]] || { echo "bench-logs.sh: --size is below one 4 MiB block" >&2; exit 2; }
@@ -157,6 +181,13 @@ add_row "2 x pct logs --threads 1 at once (2-core ceiling)" "$((2 * bytes))" \
 add_row "pct logs --threads 1 --json" "$bytes" '"$PCT_BIN" logs --threads 1 --json "$log"'
 add_row "pct logs --threads 1 --tsv" "$bytes" '"$PCT_BIN" logs --threads 1 --tsv "$log"'
 add_row "cat FILE | pct logs --threads 1 (pipe)" "$bytes" 'cat "$log" | "$PCT_BIN" logs --threads 1'
+add_row "pct logs --threads 1 --csv" "$bytes" '"$PCT_BIN" logs --threads 1 --csv "$log"'
+add_row "cat ONE-LINE | pct logs --threads 1 (one line, pipe)" "$bytes" \
+    'cat "$oneline" | "$PCT_BIN" logs --threads 1'
+add_row "pct logs --threads 1 Q1.gz Q2.gz Q3.gz Q4.gz" "$bytes" \
+    '"$PCT_BIN" logs --threads 1 $quarter_files'
+add_row "pct logs --threads 2 Q1.gz Q2.gz Q3.gz Q4.gz" "$bytes" \
+    '"$PCT_BIN" logs --threads 2 $quarter_files'
 add_row "zcat FILE.gz | pct logs" "$bytes" 'zcat "$log.gz" | "$PCT_BIN" logs'
 add_row "pct logs FILE.gz" "$bytes" '"$PCT_BIN" logs "$log.gz"'
 add_row "zcat FILE.gz > /dev/null (gzip's own speed)" "$bytes" 'zcat "$log.gz"'
@@ -164,7 +195,7 @@ nrows=${#cmds[@]}
 
 # Peak memory: one run of each row under /usr/bin/time when it is installed
 # (the largest of a row's processes). This pass also warms the page cache.
-export PCT_BIN log copy
+export PCT_BIN log copy oneline quarter_files
 peak=()
 for ((i = 0; i < nrows; i++)); do
     if [[ -x /usr/bin/time ]]; then
@@ -246,4 +277,7 @@ echo
 echo "Paired, median of the rounds (GB/s over GB/s, both rows from the same round):"
 echo "- pct logs --threads 2 / 2 x pct logs --threads 1: $(paired_ratio "pct logs --threads 2" "2 x pct logs --threads 1 at once (2-core ceiling)")"
 echo "- pct logs --threads 1 --json / pct logs --threads 1: $(paired_ratio "pct logs --threads 1 --json" "pct logs --threads 1")"
+echo "- pct logs --threads 1 --tsv / pct logs --threads 1: $(paired_ratio "pct logs --threads 1 --tsv" "pct logs --threads 1")"
+echo "- one line through a pipe / cat FILE | pct logs (the time ratio is the inverse): $(paired_ratio "cat ONE-LINE | pct logs --threads 1 (one line, pipe)" "cat FILE | pct logs --threads 1 (pipe)")"
+echo "- four .gz files, --threads 2 / --threads 1: $(paired_ratio "pct logs --threads 2 Q1.gz Q2.gz Q3.gz Q4.gz" "pct logs --threads 1 Q1.gz Q2.gz Q3.gz Q4.gz")"
 echo "- pct logs FILE.gz / zcat FILE.gz | pct logs: $(paired_ratio "pct logs FILE.gz" "zcat FILE.gz | pct logs")"

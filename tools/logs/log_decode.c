@@ -159,10 +159,6 @@ __attribute__((always_inline)) static inline void put_decoded_run(struct worker 
     /* A form query in a format whose spaces are escaped: its '+' become
      * spaces to escape, so it is decoded aside and escaped on its way out. */
     int aside = mode == ESC_SPACED && (flags & PCT_PLUS);
-    if (aside && has_space_padded(src, n)) {
-        put_decoded_spaced(w, src, n, keep, flags);
-        return;
-    }
     char *o = aside ? buf_room(&w->scratch, 3 * n + 16) : w->out->data + w->out->len;
     pct_result r = pct_decode_except(src, n, o, keep, flags | PCT_UTF8);
     if (r.status == PCT_INVALID_UTF8) {
@@ -173,8 +169,15 @@ __attribute__((always_inline)) static inline void put_decoded_run(struct worker 
     if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
         fatal("internal decoding error", pct_status_string(r.status));
     if (aside) {
-        o = log_escape_padded(&w->ctx->esc, w->out->data + w->out->len, o, r.count, mode);
+        const size_t before = w->out->len;
+        o = log_escape_padded(&w->ctx->esc, w->out->data + before, o, r.count, mode);
         w->out->len = (size_t)(o - w->out->data);
+        /* Something escaped (most often a '+' made a space): a space as
+         * written, if any, is written again as it is. */
+        if (w->out->len - before != r.count && has_space_padded(src, n)) {
+            w->out->len = before;
+            put_decoded_spaced(w, src, n, keep, flags);
+        }
         return;
     }
     size_t i = log_scan_find(&w->ctx->esc.scan[mode], o, 0, r.count);

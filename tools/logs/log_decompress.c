@@ -47,15 +47,13 @@ struct log_decompressor {
     unsigned char *in;
     size_t in_len, in_pos;
     int in_eof;
-    uint64_t member_in; /* compressed bytes of the current member or frame consumed */
-    int in_member;      /* inside a member or frame: its end has not been seen */
+    int in_member; /* inside a member or frame: its end has not been seen */
     int done;
-    uint64_t consumed;     /* compressed bytes consumed (of the whole input) */
-    uint64_t member_start; /* where the current member or frame started */
-    uint64_t lines;        /* newlines handed out */
-    int partial;           /* the last byte handed out is not a newline */
-    int inner_checked;     /* the decompressed data's first bytes were looked at */
-    const char *error;     /* damage found after bytes still to hand out */
+    uint64_t consumed; /* compressed bytes consumed (of the whole input) */
+    uint64_t lines;    /* newlines handed out */
+    int partial;       /* the last byte handed out is not a newline */
+    int inner_checked; /* the decompressed data's first bytes were looked at */
+    const char *error; /* damage found after bytes still to hand out */
     uint64_t error_at;
 #if defined(PCT_LOGS_ISAL)
     struct inflate_state gz;
@@ -334,8 +332,6 @@ size_t log_decompress_read(struct log_input *in, char *dst, size_t n)
         }
         if (!d->in_member && d->type == LOG_GZIP && d->in[d->in_pos] != 0x1f)
             return stop(in, d, "file has trailing data that is not gzip", d->consumed);
-        if (!d->in_member)
-            d->member_start = d->consumed;
         size_t used, made, at;
         int member_end;
         const char *what;

@@ -168,8 +168,9 @@ const char *log_input_magic(const unsigned char *p, size_t n)
 
 /* Text logs hold few control bytes (an escape sequence in a user agent, a
  * stray byte), random or binary data about one in ten. NULs do not count:
- * long runs are holes, taken out of text (drop_holes), short ones escaped. A short input
- * proves nothing either way: it is read as text, its control bytes escaped. */
+ * long runs are holes, taken out of text (drop_holes), short ones escaped.
+ * A short input proves nothing either way: it is read as text, its control
+ * bytes escaped. */
 static int looks_binary(const char *p, size_t n)
 {
     size_t controls = 0, nuls = 0;
@@ -362,7 +363,8 @@ static int open_fd(struct log_input *in)
 
 int log_input_ready(const struct log_input *in)
 {
-    return in->head_pos < in->head.len || in->eof || fd_ready(in->fd);
+    return in->head_pos < in->head.len || in->small_pos < in->small_len || in->eof ||
+           fd_ready(in->fd);
 }
 
 /* Plain text: what is left of the head, then the file. */
@@ -432,6 +434,8 @@ void log_input_continue_at(struct log_input *in, uint64_t offset)
     in->head_pos = in->head.len;
     in->eof = 0;
     in->text_pos = offset - in->start;
+    in->in_nul = 0;
+    in->nul_held = in->small_pos = in->small_len = 0;
 }
 
 int log_input_close(struct log_input *in)

@@ -1,8 +1,10 @@
 /* log_values_json.c - a record's members as `pct logs --json` writes them
- * (log_record_json.c), handed to a function one at a time instead of being
- * written as text: for in-process consumers that build their own objects
- * (the Python package's dicts). The same walk as json_record, the same
- * decoding (log_field_text.c); keep the two in step. */
+ * (json_record in log_write_json.c), handed to a function one at a time
+ * instead of being written as text: for in-process consumers that build
+ * their own objects (the Python package's dicts). The same walk as
+ * json_record (the request's keys reserved, each key once, later
+ * duplicates in "extra"), the same decoding (log_field_text.c); keep the
+ * two in step (bindings/python/tests/test_logs.py compares them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +14,23 @@
 #include "log_time.h"
 #include "log_values.h"
 
+/* The keys of the object so far (as json_keys of log_write_json.c): their
+ * bytes (UTF-8 repaired, suffix and all) in v->keys, or literals reserved
+ * ahead. */
+#define WALK_MAX_KEYS (2 * LOG_RECORD_MAX + 16)
 struct walk {
     struct log_values *v;
     struct worker *w;
     log_json_fn fn;
     void *ctx;
     int status;
+    int nkeys;
+    struct {
+        const char *lit; /* NULL: at, len in v->keys */
+        size_t at, len;
+    } keys[WALK_MAX_KEYS];
+    int nextra;
+    size_t extra[LOG_RECORD_MAX]; /* fields for "extra", in order */
 };
 
 static void emit(struct walk *k, int event, const char *p, size_t n)
@@ -31,26 +44,51 @@ static void emit_span(struct walk *k, int event, struct span s)
     emit(k, event, s.p, s.n);
 }
 
-static void key(struct walk *k, struct span name, const char *suffix)
+static int key_seen(const struct walk *k, const char *p, size_t n)
+{
+    for (int i = 0; i < k->nkeys; i++) {
+        if (k->keys[i].len != n)
+            continue;
+        const char *q = k->keys[i].lit != NULL ? k->keys[i].lit : k->v->keys.data + k->keys[i].at;
+        if (memcmp(q, p, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void key_reserve(struct walk *k, const char *lit)
+{
+    if (k->nkeys < WALK_MAX_KEYS) {
+        k->keys[k->nkeys].lit = lit;
+        k->keys[k->nkeys].at = 0;
+        k->keys[k->nkeys].len = strlen(lit);
+        k->nkeys++;
+    }
+}
+
+/* The key NAME[suffix], unless the object has it already: then nothing is
+ * emitted and 0 returned. reserved: a key reserved ahead for this field. */
+static int key(struct walk *k, struct span name, const char *suffix, int reserved)
 {
     if (has_high_bytes(name.p, name.n)) /* JSON lines' keys: UTF-8 repaired */
         name = decode_bytes(k->w, name, &k->w->ctx->keep_all, 0);
-    size_t extra = strlen(suffix);
-    if (extra == 0) {
-        emit_span(k, LOG_JSON_KEY, name);
-        return;
+    struct buf *b = &k->v->keys;
+    size_t extra = strlen(suffix), at = b->len;
+    buf_reserve(b, name.n + extra);
+    memcpy(b->data + at, name.p, name.n);
+    memcpy(b->data + at + name.n, suffix, extra);
+    size_t len = name.n + extra;
+    if (!reserved) {
+        if (key_seen(k, b->data + at, len) || k->nkeys == WALK_MAX_KEYS)
+            return 0;
+        k->keys[k->nkeys].lit = NULL;
+        k->keys[k->nkeys].at = at;
+        k->keys[k->nkeys].len = len;
+        k->nkeys++;
+        b->len += len;
     }
-    char local[256];
-    char *text = name.n + extra <= sizeof local ? local : malloc(name.n + extra);
-    if (text == NULL) {
-        k->status = k->status != 0 ? k->status : -1;
-        return;
-    }
-    memcpy(text, name.p, name.n);
-    memcpy(text + name.n, suffix, extra);
-    emit(k, LOG_JSON_KEY, text, name.n + extra);
-    if (text != local)
-        free(text);
+    emit(k, LOG_JSON_KEY, b->data + at, len);
+    return 1;
 }
 
 static void key_str(struct walk *k, const char *name)
@@ -125,7 +163,7 @@ static void url(struct walk *k, const struct log_field *f, struct span u)
     query(k, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p));
 }
 
-static void request(struct walk *k, const struct log_field *f)
+static void request_value(struct walk *k, const struct log_field *f)
 {
     struct span method, target;
     if (!split_request(f->v, &method, &target)) {
@@ -165,7 +203,8 @@ static void time_value(struct walk *k, const struct log_session_record *r,
     else if (span_is(f->name, "date"))
         return; /* its time field gives date and time */
     size_t len = log_time_iso(date, f->v, iso);
-    key(k, f->name, "_iso");
+    if (!key(k, f->name, "_iso", 0))
+        return; /* a field of the log has the name: it is kept, this derived one not */
     if (len > 0)
         emit(k, LOG_JSON_STRING, iso, len);
     else
@@ -202,94 +241,146 @@ static void field_line(struct walk *k, const struct log_session_record *r)
     line(k, "line", r);
 }
 
+/* The request of a record: its first K_REQUEST or K_URL field, whose keys
+ * are reserved ahead (reserve_request of log_write_json.c). */
+static const struct log_field *reserve_request(struct walk *k, const struct log_session_record *r)
+{
+    for (size_t i = 0; i < r->nfields; i++) {
+        const struct log_field *f = (const struct log_field *)r->fields[i].engine;
+        if (f->name.n == 0 || (f->kind != K_REQUEST && f->kind != K_URL))
+            continue;
+        struct span method, target = f->v;
+        int split = f->kind == K_REQUEST && split_request(f->v, &method, &target);
+        if (f->kind == K_URL && span_is(f->v, "-")) {
+            key_reserve(k, "path");
+            return f;
+        }
+        if (f->kind == K_REQUEST)
+            key_reserve(k, "method");
+        if ((f->kind == K_URL || split) && origin_length(field_text(k->w, f, target)) > 0)
+            key_reserve(k, "origin");
+        key_reserve(k, "path");
+        key_reserve(k, "query");
+        if (f->kind == K_REQUEST)
+            key_reserve(k, "protocol");
+        return f;
+    }
+    return NULL;
+}
+
+/* "extra": unnamed fields as their text, later duplicates as "NAME=text". */
+static void extra_list(struct walk *k, const struct log_session_record *r)
+{
+    key_str(k, "extra");
+    emit(k, LOG_JSON_LIST, NULL, 0);
+    struct buf *b = &k->v->keys;
+    for (int e = 0; e < k->nextra; e++) {
+        const struct log_field *f = (const struct log_field *)r->fields[k->extra[e]].engine;
+        struct span name = f->name;
+        if (has_high_bytes(name.p, name.n))
+            name = decode_bytes(k->w, name, &k->w->ctx->keep_all, 0);
+        size_t at = b->len;
+        buf_reserve(b, name.n + 1);
+        memcpy(b->data + at, name.p, name.n);
+        size_t len = name.n;
+        if (name.n > 0)
+            b->data[at + len++] = '=';
+        b->len += len;
+        struct span t = decode_bytes(k->w, field_text(k->w, f, f->v), &k->w->ctx->keep_all, 0);
+        buf_reserve(b, t.n);
+        memcpy(b->data + b->len, t.p, t.n);
+        emit(k, LOG_JSON_STRING, b->data + at, len + t.n);
+        b->len = at;
+    }
+    emit(k, LOG_JSON_END, NULL, 0);
+}
+
 int log_record_json(struct log_values *v, const struct log_session_record *r, log_json_fn fn,
                     void *ctx)
 {
-    struct walk k = {v, &v->w, fn, ctx, 0};
+    struct walk walk; /* about 15 KiB */
+    struct walk *k = &walk;
+    k->v = v;
+    k->w = &v->w;
+    k->fn = fn;
+    k->ctx = ctx;
+    k->status = 0;
+    k->nkeys = k->nextra = 0;
+    v->keys.len = 0;
     v->w.w3c = strcmp(r->format, "w3c") == 0; /* as log_values.c */
     if (v->w.ctx->cfg.format == LF_FIELD) {
-        field_line(&k, r); /* the line's field N, whatever a parser made of it */
-        return k.status;
+        field_line(k, r); /* the line's field N, whatever a parser made of it */
+        return k->status;
     }
     if (!r->parsed) {
-        line(&k, strcmp(r->format, "directive") == 0 ? "directive" : "unparsed", r);
-        return k.status;
+        line(k, strcmp(r->format, "directive") == 0 ? "directive" : "unparsed", r);
+        return k->status;
     }
-    key_str(&k, "format");
-    emit(&k, LOG_JSON_STRING, r->format, strlen(r->format));
-    int extras = 0;
+    key_reserve(k, "format");
+    key_reserve(k, "extra");
+    const struct log_field *request = reserve_request(k, r);
+    key_str(k, "format");
+    emit(k, LOG_JSON_STRING, r->format, strlen(r->format));
     for (size_t i = 0; i < r->nfields; i++) {
         const struct log_field *f = (const struct log_field *)r->fields[i].engine;
-        if (f->name.n == 0) {
-            extras++;
+        const int own = f == request;
+        if (f->name.n == 0 || (!own && (f->kind == K_REQUEST || f->kind == K_URL))) {
+            k->extra[k->nextra++] = i; /* a second request: its keys are taken */
+            continue;
+        }
+        if (own) {
+            if (f->kind == K_REQUEST) {
+                request_value(k, f);
+            } else if (span_is(f->v, "-")) {
+                key_str(k, "path");
+                null(k);
+            } else {
+                url(k, f, f->v);
+            }
+            continue;
+        }
+        if (!key(k, f->name, "", 0)) {
+            k->extra[k->nextra++] = i;
             continue;
         }
         switch (f->kind) {
-        case K_REQUEST:
-            request(&k, f);
-            break;
-        case K_URL:
-            if (span_is(f->v, "-")) {
-                key_str(&k, "path");
-                null(&k);
-            } else {
-                url(&k, f, f->v);
-            }
-            break;
         case K_PATH:
-            key(&k, f->name, "");
             if (span_is(f->v, "-"))
-                null(&k);
+                null(k);
             else
-                emit_span(
-                    &k, LOG_JSON_STRING,
-                    decode_bytes(k.w, field_text(k.w, f, f->v), path_keep(k.w), path_flags(k.w)));
+                emit_span(k, LOG_JSON_STRING,
+                          decode_bytes(k->w, field_text(k->w, f, f->v), path_keep(k->w),
+                                       path_flags(k->w)));
             break;
         case K_QUERY: {
-            key(&k, f->name, "");
-            struct span q = field_text(k.w, f, f->v);
+            struct span q = field_text(k->w, f, f->v);
             if (q.n > 0 && q.p[0] == '?')
                 q = span_of(q.p + 1, q.p + q.n);
-            query(&k, span_is(q, "-") ? span_of(q.p, q.p) : q);
+            query(k, span_is(q, "-") ? span_of(q.p, q.p) : q);
             break;
         }
         case K_TIME:
-            key(&k, f->name, "");
-            time_value(&k, r, f);
+            time_value(k, r, f);
             break;
         case K_NUMBER:
-            key(&k, f->name, "");
-            number(&k, f);
+            number(k, f);
             break;
         case K_LITERAL: /* checked as JSON by fmt_json.c */
-            key(&k, f->name, "");
-            emit_span(&k, LOG_JSON_LITERAL, f->v);
+            emit_span(k, LOG_JSON_LITERAL, f->v);
             break;
         case K_REFERER:
-            key(&k, f->name, "");
-            if (k.w->ctx->cfg.referer && !span_is(f->v, "-"))
-                emit_span(
-                    &k, LOG_JSON_STRING,
-                    decode_bytes(k.w, field_text(k.w, f, f->v), path_keep(k.w), path_flags(k.w)));
+            if (k->w->ctx->cfg.referer && !span_is(f->v, "-"))
+                emit_span(k, LOG_JSON_STRING,
+                          decode_bytes(k->w, field_text(k->w, f, f->v), path_keep(k->w),
+                                       path_flags(k->w)));
             else
-                text(&k, f, f->v);
+                text(k, f, f->v);
             break;
         default:
-            key(&k, f->name, "");
-            text(&k, f, f->v);
+            text(k, f, f->v);
         }
     }
-    if (extras > 0) {
-        key_str(&k, "extra");
-        emit(&k, LOG_JSON_LIST, NULL, 0);
-        for (size_t i = 0; i < r->nfields; i++) {
-            const struct log_field *f = (const struct log_field *)r->fields[i].engine;
-            if (f->name.n > 0)
-                continue;
-            struct span t = field_text(k.w, f, f->v);
-            emit_span(&k, LOG_JSON_STRING, decode_bytes(k.w, t, &k.w->ctx->keep_all, 0));
-        }
-        emit(&k, LOG_JSON_END, NULL, 0);
-    }
-    return k.status;
+    if (k->nextra > 0)
+        extra_list(k, r);
+    return k->status;
 }

@@ -47,8 +47,8 @@ struct log_writer {
     void (*field)(struct worker *w, const char *s, size_t n, struct span u);
     /* A line parsed as a record (any format). */
     void (*record)(struct worker *w, const char *s, size_t n, const struct log_record *r);
-    /* A line that does not parse (directive 0; counted as unparsed), or a
-     * W3C directive (1). */
+    /* A line that does not parse (directive 0; the caller counts it as
+     * unparsed), or a W3C directive (1). */
     void (*unparsed)(struct worker *w, const char *s, size_t n, int directive);
     /* A line longer than --max-line: not decoded, written as its pieces
      * come (each piece ends on a whole UTF-8 sequence), between long_start

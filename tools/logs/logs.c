@@ -7,7 +7,8 @@
  *   log_session.c     the engine as an object (log_session.h): options,
  *                     inputs, output to an fd, a function or records
  *   log_records.c     records for the record callback; log_values.c their
- *                     values (text, integers, times)
+ *                     values (text, integers, times); log_values_json.c a
+ *                     record as --json's members, as calls (Python's dicts)
  *   log_input.c       opening and reading an input (read(2)), content type,
  *                     faults: truncated, grown, removed, unreadable files
  *   log_decompress.c  gzip and zstd input

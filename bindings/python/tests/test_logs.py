@@ -339,3 +339,25 @@ def test_fork_with_a_reader(tmp_path, rng):
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert [first] + list(it) == cli_records(str(p))
+
+
+def test_duplicate_keys(tmp_path):
+    """Lines whose fields would repeat a key (nginx trailing fields named
+    like the request's, a JSON line with both uri and path, a W3C header
+    naming a column twice, a field named time_iso): each key once, the
+    later ones in "extra", as `pct logs --json` has them."""
+    lines = [
+        b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /real?a=1 HTTP/1.1" 200 5 "-" "ua" '
+        b'path=/admin remote=10.0.0.1 method=POST time_iso=x extra=y',
+        b'{"uri":"/u%20v?q=1","path":"/admin","remote_addr":"192.0.2.2","status":200,'
+        b'"time_local":"14/Mar/2026:06:00:10 +0000","time_iso":"mine"}',
+    ]
+    p = tmp_path / "dup.log"
+    p.write_bytes(b"\n".join(lines) + b"\n")
+    got = list(pct.logs.read(str(p)))
+    assert got == cli_records(str(p))
+    assert got[0]["path"] == "/real" and got[1]["path"] == "/u v"
+    w3c = tmp_path / "dup-w3c.log"
+    w3c.write_bytes(b"#Fields: date time cs-uri-stem c-ip cs-uri-stem sc-status\n"
+                    b"2026-03-14 06:00:00 /a%20b 192.0.2.5 /admin 200\n")
+    assert list(pct.logs.read(str(w3c))) == cli_records(str(w3c))
