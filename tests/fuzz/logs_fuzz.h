@@ -98,10 +98,10 @@ struct logs_fuzz_opts {
 struct logs_fuzz_out {
     char *p;
     size_t n, cap;
-    uint64_t lines;     /* the sum of the sink's line counts */
-    int bad_count;      /* a call's count was not its newlines */
-    int cut;            /* a call did not end with a newline */
-    int binary_refused; /* a message said "binary data, not a text log" */
+    uint64_t lines; /* the sum of the sink's line counts */
+    int bad_count;  /* a call's count was not its newlines */
+    int cut;        /* a call did not end with a newline */
+    int refused;    /* a message said "... data, not a text log" */
     int status;
     char error[256];
 };

@@ -225,6 +225,11 @@ def log_seeds():
          b"\0" * 70 + COMMON[60:] + b"\nx\0\0\0y\n" + b"\0" * 64),
         ("auto-nul-holes-json", log_header("auto", JSON, b6=0x92) + COMMON + b"\n" +
          b"\0" * 200 + b"\n" + b"\0" * 63 + b"\n"),
+        # Refused as a plain file (binary data; a PNG), read from gzip/zstd
+        # (an open defect: fuzz_logs_files lets only that through).
+        ("refused-binary", log_header("auto", LINE, b6=0x52) +
+         b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a\x01\x02\x03 HTTP/1.1" 200 1\n' * 10),
+        ("refused-png-split", log_header("auto", JSON, b6=0x52) + b"\x89PNG\r\n\x1a\nIHDR more\n"),
         # Regressions: the record run's values must be UTF-8 (an absolute
         # URL's origin was given as written).
         ("records-origin-not-utf8", log_header("elb", JSON, b6=0x10) +
