@@ -57,6 +57,9 @@ void worker_free(struct worker *w)
 {
     free(w->scratch.data);
     w->scratch.data = NULL;
+    free(w->json_keys.data);
+    w->json_keys.data = NULL;
+    w->json_keys.cap = w->json_keys.len = 0;
     for (int i = 0; i < 3; i++) {
         free(w->fmt_buf[i].data);
         w->fmt_buf[i].data = NULL;

@@ -69,6 +69,7 @@ struct worker {
     int access_record; /* the record written is record_process_access's (log_record_out.h) */
     int last_format;   /* the format the last line was found in (record_detect) */
     struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
+    struct buf json_keys;             /* log_record_walk.h: keys of the object built there */
 };
 
 /* Frees a worker's buffers. */

@@ -127,7 +127,6 @@ void log_session_free(struct log_session *s)
     free(s->json_key);
     free(s->head.data);
     worker_free(&s->values.w);
-    free(s->values.keys.data);
     free(s);
 }
 

@@ -9,7 +9,6 @@
 
 struct log_values {
     struct worker w; /* fmt_buf: the text returned */
-    struct buf keys; /* log_record_json: the keys of the object so far */
 };
 
 #endif

@@ -1,9 +1,10 @@
 /* log_write_json.c - JSON output: one object per line. Combined and common
  * lines are written straight from the fast path's spans (json_access);
- * every other line through its record (json_record), with the same query
+ * every other line through its record (json_record: log_record_walk.h's
+ * object, written as text), with the same query
  * writer (json_query_array); a line that does not parse (or is longer than
  * --max-line) is {"unparsed": LINE}, a W3C directive {"directive": LINE}.
- * Keys are never repeated in an object (see json_record). */
+ * Keys are never repeated in an object (see log_record_walk.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -255,7 +256,7 @@ static inline char *json_number_at(struct worker *w, char *o, struct span s, int
 }
 
 /* A combined or common line as JSON: the keys and values json_record
- * (log_record_json.c) writes for the record of the same line, written
+ * (log_record_walk.h) writes for the record of the same line, written
  * straight from the parsed spans. Lines with log escapes to undo (a '\\')
  * or trailing fields go through the record (process_line); the tests
  * compare the two writers on random lines. A plain line (ASCII, no
@@ -341,322 +342,109 @@ static int json_through_record(const struct worker *w, const char *s, size_t n,
     return !w->json_plain && memchr(s, '\\', n) != NULL;
 }
 
-/* ---- records: every field by name ---- */
+/* ---- records: the object of log_record_walk.h, as text ---- */
 
-/* The keys an object has so far, to keep each key once: as offsets of their
- * text in the output (escaped: equal keys are equal bytes, the escaping
- * being one way to write each string), or as literals reserved ahead. */
-#define JSON_MAX_KEYS (2 * LOG_RECORD_MAX + 16)
-struct json_keys {
-    int n;
-    struct {
-        const char *lit; /* NULL: at, len in the output */
-        size_t at, len;
-    } k[JSON_MAX_KEYS];
-    /* Fields written in "extra" (unnamed ones, and later duplicates), in
-     * order. */
-    int nextra;
-    int extra[LOG_RECORD_MAX];
+/* The output of a record: a ',' goes before a member or list value that is
+ * not the first of its object or list. */
+struct record_sink {
+    struct worker *w;
+    int comma;
 };
 
-static int key_seen(const struct worker *w, const struct json_keys *ks, const char *p, size_t n)
+static const struct log_field *walk_field(const void *rec, size_t i)
 {
-    for (int i = 0; i < ks->n; i++) {
-        if (ks->k[i].len != n)
-            continue;
-        const char *q = ks->k[i].lit != NULL ? ks->k[i].lit : w->out->data + ks->k[i].at;
-        if (memcmp(q, p, n) == 0)
-            return 1;
-    }
-    return 0;
+    return &((const struct log_record *)rec)->f[i];
 }
 
-static void key_reserve(struct json_keys *ks, const char *lit)
+static void sink_comma(struct record_sink *s)
 {
-    if (ks->n < JSON_MAX_KEYS) {
-        ks->k[ks->n].lit = lit;
-        ks->k[ks->n].at = 0;
-        ks->k[ks->n].len = strlen(lit);
-        ks->n++;
-    }
+    if (s->comma)
+        put_raw(s->w, ",", 1);
+    s->comma = 1;
 }
 
-static void json_string(struct worker *w, struct span bytes)
+static void sink_key(struct record_sink *s, const char *p, size_t n, int plain)
 {
-    buf_reserve(w->out, 6 * bytes.n + 64); /* a field may be written more than once */
+    struct worker *w = s->w;
+    buf_reserve(w->out, 6 * n + 64);
+    sink_comma(s);
     put_raw(w, "\"", 1);
-    put_mode(w, bytes.p, bytes.n, ESC_JSON);
-    put_raw(w, "\"", 1);
-}
-
-/* ,"NAME[suffix]": unless the object has that key already: then nothing is
- * written and 0 returned. reserved: a key reserved ahead for this field. */
-static int json_key(struct worker *w, struct json_keys *ks, struct span name, const char *suffix,
-                    int reserved)
-{
-    if (has_high_bytes(name.p, name.n)) /* JSON lines' keys: UTF-8 repaired */
-        name = decode_bytes(w, name, &w->ctx->keep_all, 0);
-    buf_reserve(w->out, 6 * name.n + 64);
-    const size_t before = w->out->len;
-    put_raw(w, ",\"", 2);
-    const size_t at = w->out->len;
-    put_mode(w, name.p, name.n, ESC_JSON);
-    put_str(w, suffix);
-    const size_t len = w->out->len - at;
-    if (!reserved) {
-        if (key_seen(w, ks, w->out->data + at, len) || ks->n == JSON_MAX_KEYS) {
-            w->out->len = before;
-            return 0;
-        }
-        ks->k[ks->n].lit = NULL;
-        ks->k[ks->n].at = at;
-        ks->k[ks->n].len = len;
-        ks->n++;
-    }
+    if (plain)
+        put_raw(w, p, n);
+    else
+        put_mode(w, p, n, ESC_JSON);
     put_raw(w, "\":", 2);
-    return 1;
+    s->comma = 0; /* its value follows */
 }
 
-/* A key of a request's own (reserved ahead: always written). */
-static void json_key_str(struct worker *w, struct json_keys *ks, const char *name)
+static void sink_string(struct record_sink *s, const char *p, size_t n, int plain)
 {
-    json_key(w, ks, span_of(name, name + strlen(name)), "", 1);
-}
-
-/* Text not decoded: escapes undone, UTF-8 repaired; "-" is null. */
-static void json_text(struct worker *w, const struct log_field *f, struct span t)
-{
-    if (span_is(t, "-") || (t.n == 0 && f->quote == FQ_BARE)) {
-        put_str(w, "null");
-        return;
-    }
-    t = field_text(w, f, t);
-    json_string(w, decode_bytes(w, t, &w->ctx->keep_all, 0));
-}
-
-static void json_number(struct worker *w, const struct log_field *f)
-{
-    struct span v = f->v;
-    int plain = v.n > 0 && v.n < 20 && (v.p[0] != '0' || v.n == 1 || v.p[1] == '.');
-    size_t dots = 0;
-    for (size_t i = 0; plain && i < v.n; i++) {
-        plain = (v.p[i] >= '0' && v.p[i] <= '9') || (v.p[i] == '.' && i > 0 && i + 1 < v.n);
-        dots += v.p[i] == '.';
-    }
-    if (plain && dots <= 1)
-        put_raw(w, v.p, v.n);
+    struct worker *w = s->w;
+    buf_reserve(w->out, 6 * n + 64); /* a field may be written more than once */
+    sink_comma(s);
+    put_raw(w, "\"", 1);
+    if (plain)
+        put_raw(w, p, n);
     else
-        json_text(w, f, v);
+        put_mode(w, p, n, ESC_JSON);
+    put_raw(w, "\"", 1);
 }
 
-/* A query field's parameters (the fast path's writer, from the field's
- * text). */
-static void json_query(struct worker *w, struct span q)
+static void sink_null(struct record_sink *s)
 {
-    buf_reserve(w->out, 8 * q.n + 64);
-    json_query_array(w, q, 1);
+    sink_comma(s);
+    put_raw(s->w, "null", 4);
 }
 
-/* The origin of target u (log escapes undone), 0 if none. */
-static size_t target_origin(struct worker *w, const struct log_field *f, struct span u)
+static void sink_literal(struct record_sink *s, const char *p, size_t n)
 {
-    return origin_length(field_text(w, f, u));
+    buf_reserve(s->w->out, n + 64);
+    sink_comma(s);
+    put_raw(s->w, p, n);
 }
 
-/* ,"origin":...,"path":...,"query":[...] of a target or absolute URL. */
-static void json_url(struct worker *w, struct json_keys *ks, const struct log_field *f,
-                     struct span u)
+static void sink_list(struct record_sink *s)
 {
-    u = field_text(w, f, u); /* below, only B_DECODED and scratch are written */
-    size_t origin = origin_length(u);
-    if (origin > 0) {
-        json_key_str(w, ks, "origin");
-        json_string(w, decode_bytes(w, span_of(u.p, u.p + origin), &w->ctx->keep_all, 0));
-        u = span_of(u.p + origin, u.p + u.n);
-    }
+    sink_comma(s);
+    put_raw(s->w, "[", 1);
+    s->comma = 0;
+}
+
+static void sink_end(struct record_sink *s)
+{
+    put_raw(s->w, "]", 1);
+    s->comma = 1;
+}
+
+static const char *sink_path(struct record_sink *s, struct span u)
+{
+    struct worker *w = s->w;
     buf_reserve(w->out, 8 * u.n + 64);
-    put_raw(w, ",", 1);
-    put_json_url(w, u, 1);
+    sink_comma(s);
+    put_raw(w, "\"", 1);
+    const char *q = put_url_path(w, u, 1);
+    put_raw(w, "\"", 1);
+    return q;
 }
 
-static void json_request(struct worker *w, struct json_keys *ks, const struct log_field *f)
+/* The fast path's query writer, from the query's text. */
+static void sink_query(struct record_sink *s, struct span q)
 {
-    struct span method, target;
-    if (!split_request(f->v, &method, &target)) {
-        json_key_str(w, ks, "method");
-        put_str(w, "null");
-        json_key_str(w, ks, "path");
-        json_text(w, f, f->v);
-        json_key_str(w, ks, "query");
-        put_str(w, "[]");
-        json_key_str(w, ks, "protocol");
-        put_str(w, "null");
-        return;
-    }
-    json_key_str(w, ks, "method");
-    json_text(w, f, method);
-    json_url(w, ks, f, target);
-    json_key_str(w, ks, "protocol");
-    const char *after = target.p + target.n, *e = f->v.p + f->v.n;
-    if (after < e)
-        json_text(w, f, span_of(after + 1, e));
-    else
-        put_str(w, "null");
+    buf_reserve(s->w->out, 8 * q.n + 64);
+    sink_comma(s);
+    json_query_array(s->w, q, 1);
 }
 
-static void json_time(struct worker *w, struct json_keys *ks, const struct log_record *r,
-                      const struct log_field *f)
-{
-    json_text(w, f, f->v);
-    char iso[LOG_ISO_MAX];
-    struct span date = {"", 0};
-    const struct log_field *d = span_is(f->name, "time") ? record_find(r, "date") : NULL;
-    if (d != NULL && d != f)
-        date = d->v;
-    else if (span_is(f->name, "date"))
-        return; /* its time field gives date and time */
-    size_t len = log_time_iso(date, f->v, iso);
-    if (!json_key(w, ks, f->name, "_iso", 0))
-        return; /* a field of the log has the name: it is kept, this derived one not */
-    if (len > 0)
-        json_string(w, span_of(iso, iso + len));
-    else
-        put_str(w, "null");
-}
+#include "log_record_walk.h"
 
-/* The request of a record: its first K_REQUEST or K_URL field, whose keys
- * (method, origin, path, query, protocol) are reserved ahead, so that no
- * other field (nginx's trailing path=..., a JSON line's own "path") can
- * take them. NULL if none. */
-static const struct log_field *reserve_request(struct worker *w, struct json_keys *ks,
-                                               const struct log_record *r)
-{
-    for (int i = 0; i < r->n; i++) {
-        const struct log_field *f = &r->f[i];
-        if (f->name.n == 0 || (f->kind != K_REQUEST && f->kind != K_URL))
-            continue;
-        struct span method, target = f->v;
-        int split = f->kind == K_REQUEST && split_request(f->v, &method, &target);
-        if (f->kind == K_URL && span_is(f->v, "-")) {
-            key_reserve(ks, "path");
-            return f;
-        }
-        if (f->kind == K_REQUEST)
-            key_reserve(ks, "method");
-        if ((f->kind == K_URL || split) && target_origin(w, f, target) > 0)
-            key_reserve(ks, "origin");
-        key_reserve(ks, "path");
-        key_reserve(ks, "query");
-        if (f->kind == K_REQUEST)
-            key_reserve(ks, "protocol");
-        return f;
-    }
-    return NULL;
-}
-
-/* "extra":[...]: unnamed fields as their text, later duplicates of a key
- * as "NAME=text". */
-static void json_extra(struct worker *w, const struct log_record *r, const struct json_keys *ks)
-{
-    put_str(w, ",\"extra\":[");
-    for (int k = 0; k < ks->nextra; k++) {
-        const struct log_field *f = &r->f[ks->extra[k]];
-        if (k > 0)
-            put_raw(w, ",", 1);
-        struct span name = f->name;
-        if (has_high_bytes(name.p, name.n))
-            name = decode_bytes(w, name, &w->ctx->keep_all, 0);
-        buf_reserve(w->out, 6 * name.n + 64);
-        put_raw(w, "\"", 1);
-        if (name.n > 0) {
-            put_mode(w, name.p, name.n, ESC_JSON);
-            put_raw(w, "=", 1);
-        }
-        struct span t = decode_bytes(w, field_text(w, f, f->v), &w->ctx->keep_all, 0);
-        buf_reserve(w->out, 6 * t.n + 64);
-        put_mode(w, t.p, t.n, ESC_JSON);
-        put_raw(w, "\"", 1);
-    }
-    put_raw(w, "]", 1);
-}
-
-/* A record as one JSON object: "format", then every field by name (a
- * request as method, origin, path, query, protocol; a time also as
- * NAME_iso), each key once: the request's keys are its own, and a field
- * whose key the object already has (a later duplicate) is written in
- * "extra" as "NAME=text", after the unnamed fields before it. */
 static void json_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
 {
     (void)s;
     (void)n;
-    struct json_keys ks;
-    ks.n = ks.nextra = 0;
-    key_reserve(&ks, "format");
-    key_reserve(&ks, "extra");
-    const struct log_field *request = reserve_request(w, &ks, r);
+    struct record_sink sink = {w, 0};
     buf_reserve(w->out, 64 * LOG_RECORD_MAX + 1024);
-    put_str(w, "{\"format\":\"");
-    put_str(w, log_format_name(r->format));
-    put_raw(w, "\"", 1);
-    for (int i = 0; i < r->n; i++) {
-        const struct log_field *f = &r->f[i];
-        const int own = f == request;
-        if (f->name.n == 0 || (!own && (f->kind == K_REQUEST || f->kind == K_URL))) {
-            ks.extra[ks.nextra++] = i; /* a second request: its keys are taken */
-            continue;
-        }
-        if (own) {
-            if (f->kind == K_REQUEST) {
-                json_request(w, &ks, f);
-            } else if (span_is(f->v, "-")) {
-                json_key_str(w, &ks, "path");
-                put_str(w, "null");
-            } else {
-                json_url(w, &ks, f, f->v);
-            }
-            continue;
-        }
-        if (!json_key(w, &ks, f->name, "", 0)) {
-            ks.extra[ks.nextra++] = i;
-            continue;
-        }
-        switch (f->kind) {
-        case K_PATH:
-            if (span_is(f->v, "-"))
-                put_str(w, "null");
-            else
-                json_string(w,
-                            decode_bytes(w, field_text(w, f, f->v), path_keep(w), path_flags(w)));
-            break;
-        case K_QUERY: {
-            struct span q = field_text(w, f, f->v);
-            if (q.n > 0 && q.p[0] == '?')
-                q = span_of(q.p + 1, q.p + q.n);
-            json_query(w, span_is(q, "-") ? span_of(q.p, q.p) : q);
-            break;
-        }
-        case K_TIME:
-            json_time(w, &ks, r, f);
-            break;
-        case K_NUMBER:
-            json_number(w, f);
-            break;
-        case K_LITERAL: /* checked as JSON by fmt_json.c */
-            put_raw(w, f->v.p, f->v.n);
-            break;
-        case K_REFERER:
-            if (w->ctx->cfg.referer && !span_is(f->v, "-"))
-                json_string(w,
-                            decode_bytes(w, field_text(w, f, f->v), path_keep(w), path_flags(w)));
-            else
-                json_text(w, f, f->v);
-            break;
-        default:
-            json_text(w, f, f->v);
-        }
-    }
-    if (ks.nextra > 0)
-        json_extra(w, r, &ks);
+    put_raw(w, "{", 1);
+    record_walk(w, &sink, log_format_name(r->format), r, (size_t)r->n);
     put_raw(w, "}", 1);
 }
 

@@ -9,6 +9,8 @@
  *   log_records.c     records for the record callback; log_values.c their
  *                     values (text, integers, times); log_values_json.c a
  *                     record as --json's members, as calls (Python's dicts)
+ *   log_record_walk.h the one walk of a record's JSON object (keys, order,
+ *                     duplicates, value kinds), for --json and those calls
  *   log_input.c       opening and reading an input (read(2)), content type,
  *                     faults: truncated, grown, removed, unreadable files
  *   log_decompress.c  gzip and zstd input
