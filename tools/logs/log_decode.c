@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "log_decode.h"
+#include "log_oom.h"
 #include "log_writer.h"
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
@@ -166,8 +167,8 @@ __attribute__((always_inline)) static inline void put_decoded_run(struct worker 
         r = pct_decode_except(src, n, o, keep,
                               w->ctx->cfg.bytes ? flags : flags | PCT_UTF8_REPLACE);
     }
-    if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
-        fatal("internal decoding error", pct_status_string(r.status));
+    if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe: a run error */
+        log_oom_jump(LOG_FAULT_INTERNAL);
     if (aside) {
         const size_t before = w->out->len;
         o = log_escape_padded(&w->ctx->esc, w->out->data + before, o, r.count, mode);
