@@ -655,13 +655,29 @@ static void test_w3c_too_wide(void)
     free(data);
 }
 
+/* Records as lines: each record's text and a newline, through collect. */
+static int records_as_lines(void *ctx, struct log_values *v, const struct log_session_record *r,
+                            size_t count)
+{
+    (void)v;
+    for (size_t i = 0; i < count; i++) {
+        collect(ctx, r[i].text, r[i].text_len, 0);
+        collect(ctx, "\n", 1, 1);
+    }
+    return 0;
+}
+
 /* One run with the n-th allocation failing (0: none): its status, its
- * error in err. fed: the bytes fed in pieces, else a file. */
-static int run_failing(const struct log_options *o, const char *data, size_t n, int fed, long nth,
-                       struct out *out, char err[256])
+ * error in err. fed: the bytes fed in pieces, else a file. records: the
+ * records' texts as output. */
+static int run_failing(const struct log_options *o, const char *data, size_t n, int fed,
+                       int records, long nth, struct out *out, char err[256])
 {
     struct log_session *s = session(o);
-    log_session_output_callback(s, collect, out);
+    if (records)
+        log_session_records(s, records_as_lines, out);
+    else
+        log_session_output_callback(s, collect, out);
     int fd = -1, status;
     log_oom_fail_at(nth);
     if (fed) {
@@ -691,10 +707,11 @@ static void test_out_of_memory(void)
     size_t n;
     char *data = log_text(4000, &n);
     static const struct {
-        int json, table, fed;
+        int json, table, fed, records;
         long threads;
-    } runs[] = {{0, 0, 0, 1},   {0, 0, 0, 2},   {1, 0, 0, 1}, {1, 0, 0, 2},
-                {0, 't', 0, 1}, {0, 't', 0, 2}, {0, 0, 1, 1}, {1, 0, 1, 2}};
+    } runs[] = {{0, 0, 0, 0, 1},   {0, 0, 0, 0, 2},   {1, 0, 0, 0, 1}, {1, 0, 0, 0, 2},
+                {0, 't', 0, 0, 1}, {0, 't', 0, 0, 2}, {0, 0, 1, 0, 1}, {1, 0, 1, 0, 2},
+                {0, 0, 0, 1, 1},   {0, 0, 0, 1, 2}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         struct log_options o;
         log_options_init(&o);
@@ -704,12 +721,12 @@ static void test_out_of_memory(void)
         o.cfg.chunk = 64 << 10; /* several chunks: process_file with 2 threads */
         struct out want = {0};
         char err[256];
-        CHECK_EQ(run_failing(&o, data, n, runs[r].fed, 0, &want, err), 0);
+        CHECK_EQ(run_failing(&o, data, n, runs[r].fed, runs[r].records, 0, &want, err), 0);
         CHECK(want.lines == 4001);
         int failed = 0, succeeded = 0;
         for (long nth = 1; nth < 400 && succeeded < 3; nth++) {
             struct out got = {0};
-            int status = run_failing(&o, data, n, runs[r].fed, nth, &got, err);
+            int status = run_failing(&o, data, n, runs[r].fed, runs[r].records, nth, &got, err);
             if (status == 0) {
                 succeeded++;
                 CHECK_MSG(got.n == want.n && memcmp(got.p, want.p, want.n) == 0,
