@@ -1130,6 +1130,24 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
     say_notes(pl);
 }
 
+/* pipeline_input; out of memory where the input is opened or closed, or a
+ * message held, stops the run, and pipeline_inputs lets go of the files
+ * read ahead. (An input opened by name whose opening runs out of memory
+ * keeps its fd open.) */
+static void input_or_stop(struct pipeline *pl, const struct pipeline_input *input,
+                          struct log_prefetch *pre)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(pl, LOG_FAULT_OOM);
+        pl->run.current = NULL;
+        return;
+    }
+    pipeline_input(pl, input, pre);
+    log_oom_leave(&pt);
+}
+
 void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, size_t count)
 {
     /* With worker threads, the files from the one being written on (as
@@ -1146,7 +1164,7 @@ void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, s
             if (inputs[started].fd < 0 && log_prefetch_eligible(inputs[started].name))
                 pre[started] = log_prefetch_start(inputs[started].name, &pl->notes);
         pl->input_index = i;
-        pipeline_input(pl, &inputs[i], pre != NULL ? pre[i] : NULL);
+        input_or_stop(pl, &inputs[i], pre != NULL ? pre[i] : NULL);
     }
     /* Stopped: the files read ahead are let go, and what they would say. */
     for (; i < started; i++) {
