@@ -794,11 +794,6 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
     memset(own->data + b->got, 0, LOG_CHUNK_PAD);
 }
 
-/* Gives job its chunk's format. input_format_chunk sees the chunks in file
- * order: it finds the format on the first, and a W3C layout is carried from
- * each chunk to the next (#Fields: headers). Once the format is known and
- * is not W3C, nothing is carried and no ticket waits for another here. The
- * wait is on the previous ticket's read, not on its decoding. */
 /* input_format_chunk for a block, its messages into the job; out of
  * memory stops the run (and the turns go on). */
 static void format_chunk(struct file_run *fr, struct chunk_job *job)
@@ -815,6 +810,11 @@ static void format_chunk(struct file_run *fr, struct chunk_job *job)
     log_oom_leave(&pt);
 }
 
+/* Gives job its chunk's format. input_format_chunk sees the chunks in file
+ * order: it finds the format on the first, and a W3C layout is carried from
+ * each chunk to the next (#Fields: headers). Once the format is known and
+ * is not W3C, nothing is carried and no ticket waits for another here. The
+ * wait is on the previous ticket's read, not on its decoding. */
 static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job,
                          struct input_format *before)
 {
