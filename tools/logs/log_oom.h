@@ -45,7 +45,11 @@ static inline void log_oom_leave(struct log_oom_point *pt)
 
 /* Jumps to the current point (leaving it) with why, or exits if there is
  * none. */
-_Noreturn void log_oom_jump(int why);
+#if defined(__GNUC__)
+__attribute__((cold))
+#endif
+_Noreturn void
+log_oom_jump(int why);
 
 /* For tests only: the n-th xrealloc from now (any thread) fails, as if out
  * of memory; 0: none (the default). */
