@@ -707,11 +707,11 @@ static void test_out_of_memory(void)
     size_t n;
     char *data = log_text(4000, &n);
     static const struct {
-        int json, table, fed, records;
+        int json, table, fed, records, long_line;
         long threads;
-    } runs[] = {{0, 0, 0, 0, 1},   {0, 0, 0, 0, 2},   {1, 0, 0, 0, 1}, {1, 0, 0, 0, 2},
-                {0, 't', 0, 0, 1}, {0, 't', 0, 0, 2}, {0, 0, 1, 0, 1}, {1, 0, 1, 0, 2},
-                {0, 0, 0, 1, 1},   {0, 0, 0, 1, 2}};
+    } runs[] = {{0, 0, 0, 0, 0, 1},   {0, 0, 0, 0, 0, 2},   {1, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 2},
+                {0, 't', 0, 0, 0, 1}, {0, 't', 0, 0, 0, 2}, {0, 0, 1, 0, 0, 1}, {1, 0, 1, 0, 0, 2},
+                {0, 0, 0, 1, 0, 1},   {0, 0, 0, 1, 0, 2},   {0, 0, 0, 0, 1, 1}, {1, 0, 0, 0, 1, 1}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         struct log_options o;
         log_options_init(&o);
@@ -719,6 +719,8 @@ static void test_out_of_memory(void)
         o.cfg.table = runs[r].table;
         o.cfg.threads = runs[r].threads;
         o.cfg.chunk = 64 << 10; /* several chunks: process_file with 2 threads */
+        if (runs[r].long_line)
+            o.cfg.max_line = 4096; /* log_text's long line is streamed */
         struct out want = {0};
         char err[256];
         CHECK_EQ(run_failing(&o, data, n, runs[r].fed, runs[r].records, 0, &want, err), 0);
@@ -736,7 +738,14 @@ static void test_out_of_memory(void)
                 succeeded = 0;
                 CHECK_MSG(status == -1 && strstr(err, "pct logs: out of memory") == err,
                           "run %zu, allocation %ld failing: %d \"%s\"", r, nth, status, err);
-                CHECK_MSG(got.n <= want.n && (got.n == 0 || memcmp(got.p, want.p, got.n) == 0) &&
+                /* A streamed long line is ended where the run stopped (as
+                 * an interrupt ends it): whole lines before it. */
+                size_t same = got.n;
+                if (runs[r].long_line && got.n > 0)
+                    for (same = got.n - 1; same > 0 && got.p[same - 1] != '\n'; same--)
+                        ;
+                CHECK_MSG(got.n <= want.n + (got.n - same) &&
+                              (same == 0 || memcmp(got.p, want.p, same) == 0) &&
                               (got.n == 0 || got.p[got.n - 1] == '\n') && got.cut == 0,
                           "run %zu, allocation %ld failing: not a prefix of whole lines", r, nth);
             }
