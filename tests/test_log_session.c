@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "log_oom.h" /* log_oom_fail_at */
 #include "log_session.h"
 
 struct out {
@@ -600,6 +601,162 @@ static void test_parallel(void)
     free(data);
 }
 
+struct said {
+    int count, wide;
+    char last[512];
+};
+
+static void on_message(void *ctx, const char *line)
+{
+    struct said *said = ctx;
+    said->count++;
+    said->wide += strstr(line, "'#Fields:' header of 300 columns") != NULL;
+    snprintf(said->last, sizeof said->last, "%s", line);
+}
+
+/* A '#Fields:' header too wide to be used is reported through the message
+ * callback (once, with its byte offset), read in order or in blocks by two
+ * threads (the header in the middle of a file of several blocks). */
+static void test_w3c_too_wide(void)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *data = malloc(cap);
+    n += (size_t)sprintf(data + n, "#Fields: date time cs-uri-stem sc-status\n");
+    for (int i = 0; n < 400000; i++)
+        n += (size_t)sprintf(data + n, "2026-03-14 06:00:00 /a%%20b%d 200\n", i);
+    size_t at = n;
+    n += (size_t)sprintf(data + n, "#Fields:");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)sprintf(data + n, " x-c%d", i);
+    n += (size_t)sprintf(data + n, "\n2026-03-14 06:00:00 /z 200\n");
+    char want[64];
+    snprintf(want, sizeof want, "pct logs: data: byte %zu: ", at);
+    for (long threads = 1; threads <= 2; threads++) {
+        struct log_options o;
+        log_options_init(&o);
+        o.cfg.threads = threads;
+        o.cfg.chunk = 64 << 10;
+        struct log_session *s = session(&o);
+        struct said said = {0};
+        struct out out = {0};
+        log_session_messages(s, on_message, &said);
+        log_session_output_callback(s, collect, &out);
+        int fd = memory_file(data, n);
+        log_session_add_fd(s, fd, "data");
+        CHECK_EQ(log_session_run(s), LOG_SESSION_FAULT);
+        CHECK_EQ(said.count, 1);
+        CHECK_EQ(said.wide, 1);
+        CHECK_MSG(strncmp(said.last, want, strlen(want)) == 0, "%ld threads: \"%s\"", threads,
+                  said.last);
+        log_session_free(s);
+        close(fd);
+        free(out.p);
+    }
+    free(data);
+}
+
+/* Records as lines: each record's text and a newline, through collect. */
+static int records_as_lines(void *ctx, struct log_values *v, const struct log_session_record *r,
+                            size_t count)
+{
+    (void)v;
+    for (size_t i = 0; i < count; i++) {
+        collect(ctx, r[i].text, r[i].text_len, 0);
+        collect(ctx, "\n", 1, 1);
+    }
+    return 0;
+}
+
+/* One run with the n-th allocation failing (0: none): its status, its
+ * error in err. fed: the bytes fed in pieces, else a file. records: the
+ * records' texts as output. */
+static int run_failing(const struct log_options *o, const char *data, size_t n, int fed,
+                       int records, long nth, struct out *out, char err[256])
+{
+    struct log_session *s = session(o);
+    if (records)
+        log_session_records(s, records_as_lines, out);
+    else
+        log_session_output_callback(s, collect, out);
+    int fd = -1, status;
+    log_oom_fail_at(nth);
+    if (fed) {
+        for (size_t at = 0; at < n; at += 50000)
+            if (log_session_feed(s, data + at, n - at < 50000 ? n - at : 50000) != 0)
+                break;
+        status = log_session_finish(s);
+    } else {
+        fd = memory_file(data, n);
+        log_session_add_fd(s, fd, "data");
+        status = log_session_run(s);
+    }
+    log_oom_fail_at(0);
+    snprintf(err, 256, "%s", log_session_error(s));
+    log_session_free(s);
+    if (fd >= 0)
+        close(fd);
+    return status;
+}
+
+/* Out of memory anywhere in a run (the n-th allocation failing, for every
+ * n until runs no longer fail) is the run's error: -1 and "out of memory",
+ * the output a prefix of whole lines of the full output; or the run
+ * succeeds with the full output. Leaks show under ASan. */
+static void test_out_of_memory(void)
+{
+    size_t n;
+    char *data = log_text(4000, &n);
+    static const struct {
+        int json, table, fed, records, long_line;
+        long threads;
+    } runs[] = {{0, 0, 0, 0, 0, 1},   {0, 0, 0, 0, 0, 2},   {1, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 2},
+                {0, 't', 0, 0, 0, 1}, {0, 't', 0, 0, 0, 2}, {0, 0, 1, 0, 0, 1}, {1, 0, 1, 0, 0, 2},
+                {0, 0, 0, 1, 0, 1},   {0, 0, 0, 1, 0, 2},   {0, 0, 0, 0, 1, 1}, {1, 0, 0, 0, 1, 1}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        struct log_options o;
+        log_options_init(&o);
+        o.cfg.json = runs[r].json;
+        o.cfg.table = runs[r].table;
+        o.cfg.threads = runs[r].threads;
+        o.cfg.chunk = 64 << 10; /* several chunks: process_file with 2 threads */
+        if (runs[r].long_line)
+            o.cfg.max_line = 4096; /* log_text's long line is streamed */
+        struct out want = {0};
+        char err[256];
+        CHECK_EQ(run_failing(&o, data, n, runs[r].fed, runs[r].records, 0, &want, err), 0);
+        CHECK(want.lines == 4001);
+        int failed = 0, succeeded = 0;
+        for (long nth = 1; nth < 400 && succeeded < 3; nth++) {
+            struct out got = {0};
+            int status = run_failing(&o, data, n, runs[r].fed, runs[r].records, nth, &got, err);
+            if (status == 0) {
+                succeeded++;
+                CHECK_MSG(got.n == want.n && memcmp(got.p, want.p, want.n) == 0,
+                          "run %zu, allocation %ld failing: a success with other output", r, nth);
+            } else {
+                failed++;
+                succeeded = 0;
+                CHECK_MSG(status == -1 && strstr(err, "pct logs: out of memory") == err,
+                          "run %zu, allocation %ld failing: %d \"%s\"", r, nth, status, err);
+                /* A streamed long line is ended where the run stopped (as
+                 * an interrupt ends it): whole lines before it. */
+                size_t same = got.n;
+                if (runs[r].long_line && got.n > 0)
+                    for (same = got.n - 1; same > 0 && got.p[same - 1] != '\n'; same--)
+                        ;
+                CHECK_MSG(got.n <= want.n + (got.n - same) &&
+                              (same == 0 || memcmp(got.p, want.p, same) == 0) &&
+                              (got.n == 0 || got.p[got.n - 1] == '\n') && got.cut == 0,
+                          "run %zu, allocation %ld failing: not a prefix of whole lines", r, nth);
+            }
+            free(got.p);
+        }
+        CHECK_MSG(failed > 0 && succeeded == 3, "run %zu: %d failed runs", r, failed);
+        free(want.p);
+    }
+    free(data);
+}
+
 int main(void)
 {
     if (getenv("PCT_SEED") != NULL && getenv("PCT_TEST_SEED") == NULL)
@@ -613,5 +770,7 @@ int main(void)
     test_record_order();
     test_errors();
     test_parallel();
+    test_out_of_memory();
+    test_w3c_too_wide();
     return check_done();
 }

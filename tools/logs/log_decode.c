@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "log_decode.h"
+#include "log_oom.h"
 #include "log_writer.h"
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
@@ -154,6 +155,14 @@ put_decoded_spaced(struct worker *w, const char *src, size_t n, const pct_set *k
     }
 }
 
+/* An error that lenient decoding cannot give: the run's error (log_oom.h),
+ * not an exit. detail: kept for a debugger. */
+static _Noreturn __attribute__((noinline)) void decoding_failed(const char *detail)
+{
+    (void)detail;
+    log_oom_jump(LOG_FAULT_INTERNAL);
+}
+
 __attribute__((always_inline)) static inline void put_decoded_run(struct worker *w, const char *src,
                                                                   size_t n, const pct_set *keep,
                                                                   unsigned flags, int json)
@@ -169,8 +178,8 @@ __attribute__((always_inline)) static inline void put_decoded_run(struct worker 
         r = pct_decode_except(src, n, o, keep,
                               w->ctx->cfg.bytes ? flags : flags | PCT_UTF8_REPLACE);
     }
-    if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe */
-        fatal("internal decoding error", pct_status_string(r.status));
+    if (r.status != PCT_OK) /* cannot happen (lenient decoding); be safe: a run error */
+        decoding_failed(pct_status_string(r.status));
     if (aside) {
         const size_t before = w->out->len;
         o = log_escape_padded(&w->ctx->esc, w->out->data + before, o, r.count, mode);

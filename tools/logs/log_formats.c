@@ -96,6 +96,26 @@ int record_detect(const char *s, size_t n, struct log_record *r, const struct lo
     return 0;
 }
 
+/* The report of a '#Fields:' header too wide, at byte offset. */
+static void say_too_wide(struct input_format *is, uint64_t offset)
+{
+    char name[LOG_QUOTED_NAME_MAX], line[LOG_QUOTED_NAME_MAX + 256];
+    int n = snprintf(line, sizeof line,
+                     "pct logs: %s: byte %" PRIu64 ": a '#Fields:' header of %d columns "
+                     "(at most %d, names %d bytes in all): the lines it describes "
+                     "are not parsed\n",
+                     log_quote_name(name, is->name != NULL ? is->name : "input"), offset,
+                     is->layout.too_wide, LOG_W3C_MAX_COLUMNS, LOG_W3C_NAMES_MAX);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    if (is->notes == NULL) {
+        fwrite(line, 1, len, stderr);
+        return;
+    }
+    buf_reserve(is->notes, len);
+    memcpy(is->notes->data + is->notes->len, line, len);
+    is->notes->len += len;
+}
+
 /* W3C: the layout at the start of each chunk is that of the last #Fields:
  * line before it, so chunks can be decoded in any order. */
 static void track_w3c_headers(struct input_format *is, const char *p, size_t n)
@@ -110,15 +130,8 @@ static void track_w3c_headers(struct input_format *is, const char *p, size_t n)
             if (is_fields_line(hash, (size_t)(end - hash))) {
                 parse_w3c_header(hash, (size_t)(end - hash), &is->layout);
                 is->too_wide += is->layout.too_wide > 0;
-                char name[LOG_QUOTED_NAME_MAX];
                 if (is->layout.too_wide > 0)
-                    fprintf(stderr,
-                            "pct logs: %s: byte %" PRIu64 ": a '#Fields:' header of %d columns "
-                            "(at most %d, names %d bytes in all): the lines it describes "
-                            "are not parsed\n",
-                            log_quote_name(name, is->name != NULL ? is->name : "input"),
-                            is->offset + (uint64_t)(hash - p), is->layout.too_wide,
-                            LOG_W3C_MAX_COLUMNS, LOG_W3C_NAMES_MAX);
+                    say_too_wide(is, is->offset + (uint64_t)(hash - p));
             }
         }
         hash++;

@@ -43,15 +43,16 @@ struct input_format {
     enum log_format_id fmt; /* LF_AUTO until found */
     struct w3c_layout layout;
     int detected;
-    const char *name; /* the input's name, for messages (NULL: none) */
-    uint64_t offset;  /* bytes of the input's text before the next chunk */
-    int too_wide;     /* headers reported too wide: the run fails (exit status 2) */
+    const char *name;  /* the input's name, for messages (NULL: none) */
+    uint64_t offset;   /* bytes of the input's text before the next chunk */
+    int too_wide;      /* headers reported too wide: the run fails (exit status 2) */
+    struct buf *notes; /* where the report goes, a line each (NULL: stderr) */
 };
 
 /* Called for each chunk of an input, in order: detects the format on the
  * first one, gives the format and (W3C) the layout in effect at the chunk's
  * start, so chunks can be decoded in any order. A W3C header too wide to be
- * used is reported on stderr here, once, and counted in is->too_wide. */
+ * used is reported (to is->notes) here, once, and counted in is->too_wide. */
 void input_format_chunk(struct input_format *is, const char *p, size_t n, enum log_format_id *fmt,
                         struct w3c_layout *layout);
 

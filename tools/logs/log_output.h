@@ -21,6 +21,7 @@ struct chunk_job {
     struct buf out;
     struct stats st;
     uint64_t long_first; /* the first line longer than --max-line, from 1 (0: none) */
+    struct buf notes;    /* messages about its lines (input_format), said as it is written */
 };
 
 /* Decodes job->in into job->out (replacing it) and counts into job->st. */

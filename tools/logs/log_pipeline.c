@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "log_input.h"
+#include "log_oom.h"
 #include "log_pipeline.h"
 #include "log_writer.h"
 #include "log_prefetch.h"
@@ -41,6 +42,14 @@ int pipeline_stopped(struct pipeline *pl)
         return 1;
     }
     return 0;
+}
+
+/* Stops the run after a fault (log_oom.h); the first one is kept. */
+static void run_fault(struct pipeline *pl, int why)
+{
+    int none = 0;
+    atomic_compare_exchange_strong(&pl->fault, &none, why);
+    atomic_store(&pl->stop, 1);
 }
 
 void pipeline_emit(struct pipeline *pl, const char *p, size_t n, uint64_t lines)
@@ -102,10 +111,32 @@ static void note_long_lines(const struct pipeline *pl, const struct log_input *i
 
 static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_record_batch *recs)
 {
+    /* Out of memory for a note (or a record batch): nothing of the chunk
+     * is written, and the run stops. */
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    switch (setjmp(pt.jump)) {
+    case 0:
+        break;
+    case LOG_FAULT_OOM:
+        run_fault(pl, LOG_FAULT_OOM);
+        return;
+    default:
+        run_fault(pl, LOG_FAULT_INTERNAL);
+        return;
+    }
+    if (job->notes.len > 0) {
+        buf_reserve(&pl->notes, job->notes.len);
+        memcpy(pl->notes.data + pl->notes.len, job->notes.data, job->notes.len);
+        pl->notes.len += job->notes.len;
+        job->notes.len = 0;
+    }
     note_long_lines(pl, pl->run.current, job);
     say_notes(pl);
-    if (pipeline_stopped(pl))
+    if (pipeline_stopped(pl)) {
+        log_oom_leave(&pt);
         return;
+    }
     if (pl->records != NULL) {
         uint64_t first = pl->run.total.lines - pl->file_first_line + 1;
         int status = log_records_deliver(recs, pl->records, pl->input_index, first);
@@ -114,6 +145,7 @@ static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_r
                      "record callback failed (%d), after %llu lines; stopped", status,
                      (unsigned long long)pl->run.total.lines);
             atomic_store(&pl->stop, 1);
+            log_oom_leave(&pt);
             return;
         }
     } else {
@@ -121,18 +153,34 @@ static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_r
         chunk_job_written(job, pl->ctx->cfg.chunk);
     }
     add_stats(&pl->run.total, &job->st);
+    log_oom_leave(&pt);
 }
 
 /* Decodes a chunk, collecting its records when they are wanted. */
 static void run_chunk(struct pipeline *pl, struct worker *w, struct chunk_job *job,
                       struct log_record_batch *recs)
 {
+    /* Out of memory (or an internal error) while decoding: the chunk is
+     * not written (its output may end in a partial line), the run stops. */
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    switch (setjmp(pt.jump)) {
+    case 0:
+        break;
+    case LOG_FAULT_OOM:
+        run_fault(pl, LOG_FAULT_OOM);
+        return;
+    default:
+        run_fault(pl, LOG_FAULT_INTERNAL);
+        return;
+    }
     w->collect = NULL;
     if (pl->records != NULL) {
         log_records_clear(recs);
         w->collect = recs;
     }
     process_chunk(w, job);
+    log_oom_leave(&pt);
 }
 
 static void format_bytes(char *text, size_t size, double bytes)
@@ -322,6 +370,7 @@ void pipeline_stop(struct pipeline *pl)
     }
     for (size_t i = 0; i < pl->nslots; i++) {
         free(pl->slots[i].job.out.data);
+        free(pl->slots[i].job.notes.data);
         free(pl->slots[i].own.data);
         log_records_free(&pl->slots[i].recs);
     }
@@ -348,6 +397,8 @@ static void dispatch(struct pipeline *pl, struct input_format *is, struct slot *
 {
     s->job.in = p;
     s->job.len = n;
+    s->job.notes.len = 0;
+    is->notes = &s->job.notes;
     input_format_chunk(is, p, n, &s->job.fmt, &s->job.layout);
     submit_slot(pl, s);
 }
@@ -402,7 +453,31 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     log_input_note(in, "line %llu is longer than --max-line (%zu bytes): written undecoded",
                    (unsigned long long)number, cfg->max_line);
     say_notes(pl);
-    int records = pl->records != NULL;
+    const int records = pl->records != NULL;
+    const struct log_writer *wr = pl->ctx->writer;
+    /* Room for every piece, reserved before the line's start is written:
+     * then out of memory while the line is read (a larger carry) ends the
+     * line, as an interrupt does, and the output stays whole lines. */
+    size_t piece = c->len > LONG_PIECE + 8 ? c->len : LONG_PIECE + 8;
+    buf_reserve(&pl->long_out, LOG_LONG_PIECE_ROOM(piece) + 1024);
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    switch (setjmp(pt.jump)) {
+    case 0:
+        break;
+    default:
+        run_fault(pl, LOG_FAULT_OOM);
+        if (!records) {
+            struct buf *o = &pl->long_out;
+            o->len = 0;
+            w->out = o;
+            wr->long_end(w);
+            pipeline_emit(pl, o->data, o->len, 0);
+            pipeline_emit(pl, "\n", 1, 1);
+        }
+        c->len = 0;
+        return 1;
+    }
     if (records && !pipeline_stopped(pl)) {
         /* One record: the line's start (it is never held whole). */
         struct log_record_batch *b = &pl->long_rec;
@@ -420,7 +495,6 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     pl->run.total.lines++;
     pl->run.total.long_lines++;
     pl->run.total.unparsed++;
-    const struct log_writer *wr = pl->ctx->writer;
     if (!records)
         put_long_piece(pl, w, wr->long_start, NULL, 0);
     int eof = 0;
@@ -450,6 +524,7 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
             pl->run.total.bytes += end - text + (nl != NULL);
             memmove(c->data, c->data + c->len - rest, rest);
             c->len = rest;
+            log_oom_leave(&pt);
             return eof || stop;
         }
         memmove(c->data, c->data + text - keep, keep);
@@ -719,6 +794,22 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
     memset(own->data + b->got, 0, LOG_CHUNK_PAD);
 }
 
+/* input_format_chunk for a block, its messages into the job; out of
+ * memory stops the run (and the turns go on). */
+static void format_chunk(struct file_run *fr, struct chunk_job *job)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(fr->pl, LOG_FAULT_OOM);
+        return;
+    }
+    job->notes.len = 0;
+    fr->is.notes = &job->notes;
+    input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
+    log_oom_leave(&pt);
+}
+
 /* Gives job its chunk's format. input_format_chunk sees the chunks in file
  * order: it finds the format on the first, and a W3C layout is carried from
  * each chunk to the next (#Fields: headers). Once the format is known and
@@ -727,6 +818,7 @@ static void read_block(const struct file_run *fr, struct block *b, struct buf *o
 static void chunk_format(struct file_run *fr, const struct block *b, struct chunk_job *job,
                          struct input_format *before)
 {
+    job->notes.len = 0; /* what a block not written (write_block) held */
     pthread_mutex_lock(&fr->turn_lock);
     while (!fr->format_settled && fr->format_turn != b->ticket)
         pthread_cond_wait(&fr->turn_moved, &fr->turn_lock);
@@ -743,7 +835,7 @@ static void chunk_format(struct file_run *fr, const struct block *b, struct chun
     }
     *before = fr->is; /* for W3C, the layout too: as job->layout below */
     if (b->len > 0)
-        input_format_chunk(&fr->is, job->in, job->len, &job->fmt, &job->layout);
+        format_chunk(fr, job);
     pthread_mutex_lock(&fr->turn_lock);
     fr->format_turn++;
     fr->format_settled = fr->is.detected && fr->is.fmt != LF_W3C;
@@ -858,6 +950,23 @@ static struct hold *free_hold(struct file_run *fr, struct hold *holds, int wait_
     }
 }
 
+/* read_block, or out of memory: the block is empty and ends the file run
+ * (the run has stopped), so that the turns go on and every thread ends. */
+static void read_block_or_end(struct file_run *fr, struct block *b, struct buf *own)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(fr->pl, LOG_FAULT_OOM);
+        b->got = b->first = b->len = 0;
+        b->long_line = b->hit_end = b->error = b->nul = 0;
+        b->at_end = 1;
+        return;
+    }
+    read_block(fr, b, own);
+    log_oom_leave(&pt);
+}
+
 static void *file_thread(void *arg)
 {
     struct file_run *fr = arg;
@@ -881,7 +990,7 @@ static void *file_thread(void *arg)
             pthread_mutex_unlock(&fr->turn_lock);
             break;
         }
-        read_block(fr, &h->b, &h->own);
+        read_block_or_end(fr, &h->b, &h->own);
         h->job.in = h->own.data + h->b.first;
         h->job.len = h->b.len;
         chunk_format(fr, &h->b, &h->job, &h->before);
@@ -893,6 +1002,7 @@ static void *file_thread(void *arg)
     worker_free(&w);
     for (int i = 0; i < FILE_HOLDS; i++) {
         free(holds[i].job.out.data);
+        free(holds[i].job.notes.data);
         free(holds[i].own.data);
         log_records_free(&holds[i].recs);
     }
@@ -964,6 +1074,26 @@ static int process_file(struct pipeline *pl, struct log_input *in, struct input_
     return fr.in_order;
 }
 
+/* Reads in to its end (or until the run stops). Out of memory on this
+ * thread (reading, a long line, writing: decoding and the threads of
+ * process_file have points of their own, so that they are joined) stops
+ * the run; what is in flight is then let go by drain. No lock is held
+ * where this thread allocates. */
+static void read_input(struct pipeline *pl, struct log_input *in)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(pl, LOG_FAULT_OOM);
+        return;
+    }
+    struct input_format resume;
+    int in_order = file_eligible(pl, in) ? process_file(pl, in, &resume) : -1;
+    if (in_order != 0)
+        process_input(pl, in, in_order > 0 ? &resume : NULL);
+    log_oom_leave(&pt);
+}
+
 static void pipeline_input(struct pipeline *pl, const struct pipeline_input *input,
                            struct log_prefetch *pre)
 {
@@ -987,10 +1117,7 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
     pl->run.compressed |= in.dec != NULL || in.pre != NULL;
     pl->carry.len = 0;
     pl->file_first_line = pl->run.total.lines;
-    struct input_format resume;
-    int in_order = file_eligible(pl, &in) ? process_file(pl, &in, &resume) : -1;
-    if (in_order != 0)
-        process_input(pl, &in, in_order > 0 ? &resume : NULL);
+    read_input(pl, &in);
     drain(pl);
     pl->run.current = NULL;
     pl->run.done_before += in.offset - in.start;
@@ -1001,6 +1128,24 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
     if (stopped) /* not read to its end: its size is no news */
         pl->notes.len = said;
     say_notes(pl);
+}
+
+/* pipeline_input; out of memory where the input is opened or closed, or a
+ * message held, stops the run, and pipeline_inputs lets go of the files
+ * read ahead. (An input opened by name whose opening runs out of memory
+ * keeps its fd open.) */
+static void input_or_stop(struct pipeline *pl, const struct pipeline_input *input,
+                          struct log_prefetch *pre)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(pl, LOG_FAULT_OOM);
+        pl->run.current = NULL;
+        return;
+    }
+    pipeline_input(pl, input, pre);
+    log_oom_leave(&pt);
 }
 
 void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, size_t count)
@@ -1019,7 +1164,7 @@ void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, s
             if (inputs[started].fd < 0 && log_prefetch_eligible(inputs[started].name))
                 pre[started] = log_prefetch_start(inputs[started].name, &pl->notes);
         pl->input_index = i;
-        pipeline_input(pl, &inputs[i], pre != NULL ? pre[i] : NULL);
+        input_or_stop(pl, &inputs[i], pre != NULL ? pre[i] : NULL);
     }
     /* Stopped: the files read ahead are let go, and what they would say. */
     for (; i < started; i++) {

@@ -72,6 +72,7 @@ struct pipeline {
     uint64_t input_index; /* the current input's number, from 0 */
     struct buf notes;     /* messages about inputs, until said */
     char error[192];      /* the first error that is no input's fault, "" if none */
+    _Atomic int fault;    /* LOG_FAULT_OOM or _INTERNAL (log_oom.h): the run stopped */
 };
 
 /* Starts nworkers threads (0: decode on the calling thread). Returns 0,

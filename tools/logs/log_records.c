@@ -28,8 +28,11 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
                          const struct log_record *r, int directive)
 {
     if (b->count == b->cap) {
-        b->cap = b->cap > 0 ? 2 * b->cap : 256;
-        b->recs = xrealloc(b->recs, b->cap * sizeof *b->recs);
+        /* The size is set once the memory is there: out of memory jumps
+         * out of xrealloc (log_oom.h), and the batch is used again. */
+        size_t cap = b->cap > 0 ? 2 * b->cap : 256;
+        b->recs = xrealloc(b->recs, cap * sizeof *b->recs);
+        b->cap = cap;
     }
     struct collected *c = &b->recs[b->count++];
     c->format = r != NULL ? r->format : directive ? COLLECTED_DIRECTIVE : COLLECTED_UNPARSED;
@@ -41,9 +44,11 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
     if (c->count == 0)
         return;
     if (b->fields_cap - b->nfields < c->count) {
-        while (b->fields_cap - b->nfields < c->count)
-            b->fields_cap = b->fields_cap > 0 ? 2 * b->fields_cap : 1024;
-        b->fields = xrealloc(b->fields, b->fields_cap * sizeof *b->fields);
+        size_t cap = b->fields_cap;
+        while (cap - b->nfields < c->count)
+            cap = cap > 0 ? 2 * cap : 1024;
+        b->fields = xrealloc(b->fields, cap * sizeof *b->fields);
+        b->fields_cap = cap;
     }
     /* Every name is copied: some live in the record (JSON keys "a.b"),
      * W3C's in the layout, which the next #Fields: line changes. So is a
@@ -98,12 +103,12 @@ int log_records_deliver(struct log_record_batch *b, const struct log_record_sink
         for (size_t i = at; i < at + count; i++)
             nfields += b->recs[i].count;
         if (b->pub_cap < count) {
+            b->pub = xrealloc(b->pub, DELIVER_BATCH * sizeof *b->pub);
             b->pub_cap = DELIVER_BATCH;
-            b->pub = xrealloc(b->pub, b->pub_cap * sizeof *b->pub);
         }
         if (b->pub_fields_cap < nfields) {
-            b->pub_fields_cap = nfields;
             b->pub_fields = xrealloc(b->pub_fields, nfields * sizeof *b->pub_fields);
+            b->pub_fields_cap = nfields;
         }
         size_t nf = 0;
         for (size_t i = 0; i < count; i++) {

@@ -19,6 +19,7 @@
 #include "log_formats.h"
 #include "log_pipeline.h"
 #include "log_records.h"
+#include "log_oom.h"
 #include "log_session.h"
 #include "log_writer.h"
 #include "log_tsv.h"
@@ -301,6 +302,31 @@ static uint64_t known_size(const struct pipeline_input *inputs, size_t count)
 }
 
 /* A run over inputs: the return of log_session_run. */
+/* pipeline_inputs and _stop, with the calling thread's last recovery
+ * point (log_oom.h): out of memory where an input is opened or closed, or
+ * a message held, stops the run instead of the process. */
+static void run_pipeline(struct pipeline *pl, const struct pipeline_input *inputs, size_t count)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        int none = 0;
+        atomic_compare_exchange_strong(&pl->fault, &none, LOG_FAULT_OOM);
+        atomic_store(&pl->stop, 1);
+        pl->notes.len = 0;
+        if (pl->slots != NULL) { /* else pipeline_stop was saying its notes */
+            pipeline_stop(pl);
+        } else {
+            free(pl->notes.data);
+            pl->notes.data = NULL;
+        }
+        return;
+    }
+    pipeline_inputs(pl, inputs, count);
+    pipeline_stop(pl);
+    log_oom_leave(&pt);
+}
+
 static int run_inputs(struct log_session *s, const struct pipeline_input *inputs, size_t count)
 {
     if (!s->configured)
@@ -351,13 +377,17 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
         char header[2048];
         pipeline_emit(pl, header, ctx->writer->header(ctx, header, sizeof header), 1);
     }
-    pipeline_inputs(pl, inputs, count);
-    pipeline_stop(pl);
+    run_pipeline(pl, inputs, count);
     if (pl->run.show_progress)
         show_progress(pl, 1);
     s->total = pl->run.total;
     int status = 0, sig = atomic_load(&s->interrupted);
-    if (sig != 0 && atomic_load(&pl->stop)) {
+    int fault = atomic_load(&pl->fault);
+    if (fault != 0) {
+        status = fail(s, "%s, after %llu line%s; stopped",
+                      fault == LOG_FAULT_OOM ? "out of memory" : "internal decoding error",
+                      (unsigned long long)s->total.lines, s->total.lines == 1 ? "" : "s");
+    } else if (sig != 0 && atomic_load(&pl->stop)) {
         fail(s, "interrupted (%s)", sig == 15 ? "SIGTERM" : sig == 2 ? "SIGINT" : "signal");
         status = 128 + sig;
     } else if (pl->error[0] != '\0') {
@@ -467,6 +497,18 @@ static void feed_abandon(struct log_session *s)
     feed_join(s);
 }
 
+/* buf_reserve: 0, or -1 out of memory. */
+static int reserve_head(struct buf *b, size_t n)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0)
+        return -1;
+    buf_reserve(b, n);
+    log_oom_leave(&pt);
+    return 0;
+}
+
 int log_session_feed(struct log_session *s, const void *bytes, size_t n)
 {
     /* (s->ran is the run's own once it runs on its thread: not read then.) */
@@ -476,7 +518,11 @@ int log_session_feed(struct log_session *s, const void *bytes, size_t n)
         s->feeding = 1;
     if (s->feeding == 1) {
         size_t take = FEED_HEAD - s->head.len < n ? FEED_HEAD - s->head.len : n;
-        buf_reserve(&s->head, take + 1);
+        if (reserve_head(&s->head, take + 1) != 0) {
+            s->feeding = 3; /* nothing runs: finish returns the error */
+            s->feed_status = fail(s, "out of memory, after 0 lines; stopped");
+            return -1;
+        }
         memcpy(s->head.data + s->head.len, bytes, take);
         s->head.len += take;
         bytes = (const char *)bytes + take;

@@ -7,9 +7,12 @@
  * the messages about inputs go to the message callback, --stats to
  * log_session_print_stats, and the progress bar (cfg.progress: 1, or -1 and
  * stderr a terminal and the input size known) to stderr: in-process, set
- * cfg.progress = 0. One exit is left: out of memory while a buffer grows
- * (xrealloc, in the decoding loops, which have no error path) still ends
- * the process with "pct logs: out of memory".
+ * cfg.progress = 0. Out of memory while a buffer grows (in the decoding
+ * loops too) stops the run like a failed output: -1, "pct logs: out of
+ * memory, after N lines; stopped", the whole lines before it written, the
+ * threads joined (log_oom.h). One exit is left: a compressed file opened
+ * ahead by a thread of its own (threads > 1, a file added by name) that
+ * runs out of memory while opening it.
  *
  * Use:
  *   struct log_options o;

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* madvise */
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "log_oom.h"
 #include "log_util.h"
 
 _Noreturn void fatal(const char *what, const char *detail)
@@ -18,11 +20,34 @@ _Noreturn void fatal(const char *what, const char *detail)
     cli_fatal("pct logs", what, detail);
 }
 
+_Thread_local struct log_oom_point *log_oom_current;
+
+_Noreturn void log_oom_jump(int why)
+{
+    struct log_oom_point *pt = log_oom_current;
+    if (pt == NULL)
+        fatal(why == LOG_FAULT_OOM ? "out of memory" : "internal decoding error", NULL);
+    log_oom_current = pt->outer;
+    longjmp(pt->jump, why);
+}
+
+/* Counted down by each xrealloc while positive (tests only): buffers grow
+ * rarely, so the atomic costs nothing that shows. */
+static _Atomic long fail_countdown;
+
+void log_oom_fail_at(long n)
+{
+    atomic_store(&fail_countdown, n > 0 ? n : 0);
+}
+
 void *xrealloc(void *p, size_t size)
 {
+    if (atomic_load_explicit(&fail_countdown, memory_order_relaxed) > 0 &&
+        atomic_fetch_sub(&fail_countdown, 1) == 1)
+        log_oom_jump(LOG_FAULT_OOM);
     void *q = realloc(p, size > 0 ? size : 1);
     if (q == NULL)
-        fatal("out of memory", NULL);
+        log_oom_jump(LOG_FAULT_OOM);
     return q;
 }
 
