@@ -322,9 +322,10 @@ static size_t decode_some(struct log_input *in, struct log_decompressor *d, char
         }
         if (!d->in_member && d->type == LOG_GZIP && d->in[d->in_pos] != 0x1f)
             return stop(in, d, "file has trailing data that is not gzip", d->consumed);
-        size_t used, made, at;
-        int member_end;
-        const char *what;
+        /* Set by step (0 and NULL where a build has no decompressor). */
+        size_t used = 0, made = 0, at = 0;
+        int member_end = 0;
+        const char *what = NULL;
         int status = step(d, dst, n, &used, &made, &member_end, &what, &at);
         uint64_t before = d->consumed;
         d->in_pos += used;
