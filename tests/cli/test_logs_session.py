@@ -66,17 +66,17 @@ static int faulty(int fd)
     return strcmp(path, want) == 0;
 }
 
-static size_t limit(int fd, off_t at, size_t n, int *fail)
+static size_t limit(int fd, long long at, size_t n, int *fail)
 {
     *fail = 0;
     if (!faulty(fd))
         return n;
-    off_t bad = (off_t)strtoll(getenv("PCT_FAULT_AT"), NULL, 10);
+    long long bad = strtoll(getenv("PCT_FAULT_AT"), NULL, 10);
     if (at >= bad) {
         *fail = 1;
         return 0;
     }
-    return (off_t)n > bad - at ? (size_t)(bad - at) : n;
+    return (long long)n > bad - at ? (size_t)(bad - at) : n;
 }
 
 ssize_t read(int fd, void *buf, size_t n)
@@ -85,7 +85,7 @@ ssize_t read(int fd, void *buf, size_t n)
     if (real == NULL)
         real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
     int fail;
-    n = limit(fd, lseek(fd, 0, SEEK_CUR), n, &fail);
+    n = limit(fd, lseek64(fd, 0, SEEK_CUR), n, &fail);
     if (fail) {
         errno = EIO;
         return -1;
@@ -93,34 +93,55 @@ ssize_t read(int fd, void *buf, size_t n)
     return real(fd, buf, n);
 }
 
-static ssize_t do_pread(int fd, void *buf, size_t n, off_t at)
-{
-    static ssize_t (*real)(int, void *, size_t, off_t);
-    if (real == NULL)
-        real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
-    int fail;
-    n = limit(fd, at, n, &fail);
-    if (fail) {
-        errno = EIO;
-        return -1;
+/* pread and pread64 are two functions where off_t is 32 bits (i386). */
+#define FAULTY_PREAD(name, offset_type)                                           \
+    ssize_t name(int fd, void *buf, size_t n, offset_type at)                     \
+    {                                                                             \
+        static ssize_t (*real)(int, void *, size_t, offset_type);                 \
+        if (real == NULL)                                                         \
+            real = (ssize_t (*)(int, void *, size_t, offset_type))dlsym(RTLD_NEXT, #name); \
+        int fail;                                                                 \
+        n = limit(fd, at, n, &fail);                                              \
+        if (fail) {                                                               \
+            errno = EIO;                                                          \
+            return -1;                                                            \
+        }                                                                         \
+        return real(fd, buf, n, at);                                              \
     }
-    return real(fd, buf, n, at);
-}
-
-ssize_t pread(int fd, void *buf, size_t n, off_t at) { return do_pread(fd, buf, n, at); }
-ssize_t pread64(int fd, void *buf, size_t n, off_t at) { return do_pread(fd, buf, n, at); }
+FAULTY_PREAD(pread, off_t)
+FAULTY_PREAD(pread64, off64_t)
 """
 
 
+def shim_compiler():
+    """A C compiler for the pct binary's own architecture (the shim is loaded
+    into it): the host's for a binary of the host's kind, the i686 cross
+    compiler for a 32-bit x86 binary (run natively on an x86_64 kernel)."""
+    with open(PCT, "rb") as f:
+        head = f.read(20)
+    if len(head) < 20 or head[:4] != b"\x7fELF":
+        return None, "the pct binary is not ELF"
+    elf_class, machine = head[4], int.from_bytes(head[18:20], "little" if head[5] == 1 else "big")
+    host = os.uname().machine
+    if (elf_class, machine) == (2, 62) and host == "x86_64":
+        cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+        return ([cc], None) if cc else (None, "no C compiler to build the EIO shim")
+    if (elf_class, machine) == (1, 3):
+        cc = shutil.which("i686-linux-gnu-gcc")
+        return ([cc], None) if cc else (None, "no i686-linux-gnu-gcc to build the EIO shim for i386")
+    return None, "no compiler here for the binary's architecture (ELF class %d, machine %d)" % (
+        elf_class, machine)
+
+
 def build_shim(tmp):
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    cc, why = shim_compiler()
     if cc is None:
-        return None, "no C compiler to build the EIO shim"
+        return None, why
     src = os.path.join(tmp, "eio.c")
     lib = os.path.join(tmp, "eio.so")
     with open(src, "w") as f:
         f.write(SHIM)
-    result = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", lib, src, "-ldl"], capture_output=True)
+    result = subprocess.run(cc + ["-shared", "-fPIC", "-O1", "-o", lib, src, "-ldl"], capture_output=True)
     if result.returncode != 0:
         return None, "the EIO shim does not build: " + short(result.stderr)
     return lib, None
