@@ -126,7 +126,7 @@ struct log_session_record {
     uint64_t line;      /* the line's number in its input, from 1 */
     int parsed;         /* 0: the line did not parse (format "unparsed"), or a directive */
     int long_line;      /* 1: longer than --max-line: text is its first max_line bytes */
-    const char *text;   /* the line, without its newline (CR kept) */
+    const char *text;   /* the line, without its newline (nor the CR of a CRLF) */
     size_t text_len;
     size_t nfields;
     const struct log_session_field *fields;
