@@ -671,7 +671,7 @@ static int records_as_lines(void *ctx, struct log_values *v, const struct log_se
  * error in err. fed: the bytes fed in pieces, else a file. records: the
  * records' texts as output. */
 static int run_failing(const struct log_options *o, const char *data, size_t n, int fed,
-                       int records, long nth, struct out *out, char err[256])
+                       int records, int named, long nth, struct out *out, char err[256])
 {
     struct log_session *s = session(o);
     if (records)
@@ -687,7 +687,14 @@ static int run_failing(const struct log_options *o, const char *data, size_t n, 
         status = log_session_finish(s);
     } else {
         fd = memory_file(data, n);
-        log_session_add_fd(s, fd, "data");
+        if (named) { /* twice by name: the second opened ahead (threads > 1) */
+            char name[64];
+            snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+            log_session_add_file(s, name);
+            log_session_add_file(s, name);
+        } else {
+            log_session_add_fd(s, fd, "data");
+        }
         status = log_session_run(s);
     }
     log_oom_fail_at(0);
@@ -707,11 +714,13 @@ static void test_out_of_memory(void)
     size_t n;
     char *data = log_text(4000, &n);
     static const struct {
-        int json, table, fed, records, long_line;
+        int json, table, fed, records, long_line, named;
         long threads;
-    } runs[] = {{0, 0, 0, 0, 0, 1},   {0, 0, 0, 0, 0, 2},   {1, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 2},
-                {0, 't', 0, 0, 0, 1}, {0, 't', 0, 0, 0, 2}, {0, 0, 1, 0, 0, 1}, {1, 0, 1, 0, 0, 2},
-                {0, 0, 0, 1, 0, 1},   {0, 0, 0, 1, 0, 2},   {0, 0, 0, 0, 1, 1}, {1, 0, 0, 0, 1, 1}};
+    } runs[] = {{0, 0, 0, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 2},   {1, 0, 0, 0, 0, 0, 1},
+                {1, 0, 0, 0, 0, 0, 2}, {0, 't', 0, 0, 0, 0, 1}, {0, 't', 0, 0, 0, 0, 2},
+                {0, 0, 1, 0, 0, 0, 1}, {1, 0, 1, 0, 0, 0, 2},   {0, 0, 0, 1, 0, 0, 1},
+                {0, 0, 0, 1, 0, 0, 2}, {0, 0, 0, 0, 1, 0, 1},   {1, 0, 0, 0, 1, 0, 1},
+                {0, 0, 0, 0, 0, 1, 2}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         struct log_options o;
         log_options_init(&o);
@@ -723,12 +732,15 @@ static void test_out_of_memory(void)
             o.cfg.max_line = 4096; /* log_text's long line is streamed */
         struct out want = {0};
         char err[256];
-        CHECK_EQ(run_failing(&o, data, n, runs[r].fed, runs[r].records, 0, &want, err), 0);
-        CHECK(want.lines == 4001);
+        CHECK_EQ(
+            run_failing(&o, data, n, runs[r].fed, runs[r].records, runs[r].named, 0, &want, err),
+            0);
+        CHECK(want.lines == (runs[r].named ? 8002u : 4001u));
         int failed = 0, succeeded = 0;
         for (long nth = 1; nth < 400 && succeeded < 3; nth++) {
             struct out got = {0};
-            int status = run_failing(&o, data, n, runs[r].fed, runs[r].records, nth, &got, err);
+            int status = run_failing(&o, data, n, runs[r].fed, runs[r].records, runs[r].named, nth,
+                                     &got, err);
             if (status == 0) {
                 succeeded++;
                 CHECK_MSG(got.n == want.n && memcmp(got.p, want.p, want.n) == 0,

@@ -1107,6 +1107,8 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
     int status = pre != NULL      ? log_prefetch_take(pre, &in)
                  : input->fd >= 0 ? log_input_open_fd(&in, input->fd, input->name, &pl->notes)
                                   : log_input_open(&in, input->name, &pl->notes);
+    if (status == 1) /* not opened ahead (out of memory there): opened here */
+        status = log_input_open(&in, input->name, &pl->notes);
     in.notes = &pl->notes; /* messages are said with the output (say_notes) */
     say_notes(pl);
     if (status != 0) {

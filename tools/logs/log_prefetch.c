@@ -17,12 +17,16 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "log_decompress.h"
+#include "log_oom.h"
 #include "log_prefetch.h"
 
 struct log_prefetch {
@@ -53,10 +57,38 @@ int log_prefetch_eligible(const char *name)
     return strcmp(name, "-") != 0 && stat(name, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Out of memory while the file was opened here (log_oom.h): what the open
+ * had is let go, and the reader opens the file in its turn, on a thread
+ * whose recovery point makes it the run's error, never an exit. */
+static void open_given_up(struct log_prefetch *p)
+{
+    if (p->in.dec != NULL)
+        log_decompress_end(&p->in);
+    if (!p->in.is_stdin && p->in.fd > STDIN_FILENO)
+        close(p->in.fd);
+    free(p->in.head.data);
+    memset(&p->in, 0, sizeof p->in);
+    p->notes.len = 0; /* said again when the reader opens it */
+}
+
+/* log_input_open, or 1 when memory ran out (given up: open_given_up). */
+static int open_ahead(struct log_prefetch *p)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0) {
+        open_given_up(p);
+        return 1;
+    }
+    int status = log_input_open(&p->in, p->name, &p->notes);
+    log_oom_leave(&pt);
+    return status;
+}
+
 static void *producer(void *arg)
 {
     struct log_prefetch *p = arg;
-    int status = log_input_open(&p->in, p->name, &p->notes);
+    int status = open_ahead(p);
     pthread_mutex_lock(&p->lock);
     p->opened = 1;
     p->open_status = status;
@@ -171,7 +203,7 @@ int log_prefetch_take(struct log_prefetch *p, struct log_input *in)
         struct log_input opened = p->in;
         finish(p);
         if (status != 0)
-            return -1;
+            return status < 0 ? -1 : 1;
         *in = opened;
         in->notes = NULL; /* from now on, messages go out as they come */
         return 0;

@@ -34,8 +34,9 @@ int log_prefetch_eligible(const char *name);
 struct log_prefetch *log_prefetch_start(const char *name, struct buf *notes_to);
 
 /* Waits until the file is open and sets in up to read it (its messages so
- * far printed). Returns 0, or -1 if it could not be opened (reported). The
- * prefetch is then owned by in (or freed). */
+ * far printed). Returns 0, -1 if it could not be opened (reported), or 1
+ * when memory ran out opening it ahead: the caller opens it (nothing was
+ * said, nothing is held). The prefetch is then owned by in (or freed). */
 int log_prefetch_take(struct log_prefetch *p, struct log_input *in);
 
 /* For log_input_read and log_input_close of an input set up by

@@ -10,9 +10,9 @@
  * cfg.progress = 0. Out of memory while a buffer grows (in the decoding
  * loops too) stops the run like a failed output: -1, "pct logs: out of
  * memory, after N lines; stopped", the whole lines before it written, the
- * threads joined (log_oom.h). One exit is left: a compressed file opened
- * ahead by a thread of its own (threads > 1, a file added by name) that
- * runs out of memory while opening it.
+ * threads joined (log_oom.h); a file opened ahead by a thread of its own
+ * (threads > 1, a file added by name) that runs out of memory there is
+ * opened again in its turn.
  *
  * Use:
  *   struct log_options o;
