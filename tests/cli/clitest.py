@@ -1,7 +1,9 @@
 """tests/cli/clitest.py - what the CLI test scripts share: how to run the pct
-binary (through the exe wrapper in cross builds) and counted checks."""
+binary (through the exe wrapper in cross builds), counted checks, and the
+generated combined-format lines the `pct logs` scripts read."""
 
 import os
+import random
 import re
 import shlex
 import subprocess
@@ -12,6 +14,17 @@ import sys
 WRAPPER = shlex.split(os.environ.get("MESON_EXE_WRAPPER") or os.environ.get("PCT_EXE_WRAPPER") or "")
 
 counts = {"passed": 0, "failed": 0}
+
+
+def log_lines(count, seed):
+    """count combined-format lines with escapes, deterministic."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        target = "/p%d/%%C3%%A9t%%C3%%A9/%s?q=a+b%%26c&n=%d" % (i, "x" * rng.randrange(1, 60), i)
+        out.append(('192.0.2.%d - - [14/Mar/2026:06:00:00 +0000] "GET %s HTTP/1.1" 200 %d "-" "ua"\n'
+                    % (i % 250, target, rng.randrange(1, 99999))).encode())
+    return b"".join(out)
 
 
 def short(value, limit=160):

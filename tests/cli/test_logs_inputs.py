@@ -25,20 +25,9 @@ import sys
 import tempfile
 import threading
 
-from clitest import SKIP, WRAPPER, check, run_groups, short
+from clitest import SKIP, WRAPPER, check, log_lines, run_groups, short
 
 PCT = None
-
-
-def log_lines(count, seed):
-    """count combined-format lines with escapes, deterministic."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(count):
-        target = "/p%d/%%C3%%A9t%%C3%%A9/%s?q=a+b%%26c&n=%d" % (i, "x" * rng.randrange(1, 60), i)
-        out.append(('192.0.2.%d - - [14/Mar/2026:06:00:00 +0000] "GET %s HTTP/1.1" 200 %d "-" "ua"\n'
-                    % (i % 250, target, rng.randrange(1, 99999))).encode())
-    return b"".join(out)
 
 
 def run(args, stdin=b"", **kw):
