@@ -16,6 +16,7 @@
 struct log_oom_point {
     jmp_buf jump;
     struct log_oom_point *outer;
+    volatile int why; /* after a jump: LOG_FAULT_OOM or LOG_FAULT_INTERNAL */
 };
 
 extern _Thread_local struct log_oom_point *log_oom_current;
@@ -23,7 +24,7 @@ extern _Thread_local struct log_oom_point *log_oom_current;
 /* Use:
  *   struct log_oom_point pt;
  *   log_oom_enter(&pt);
- *   if (setjmp(pt.jump) != 0) { out of memory: pt is already left }
+ *   if (setjmp(pt.jump) != 0) { pt.why says what happened; pt is already left }
  *   ...
  *   log_oom_leave(&pt);
  * An allocation with no point set on its thread exits ("pct logs: out of
@@ -39,7 +40,7 @@ static inline void log_oom_leave(struct log_oom_point *pt)
     log_oom_current = pt->outer;
 }
 
-/* What setjmp returns after a jump. */
+/* Why a jump was made (pt.why). */
 #define LOG_FAULT_OOM 1
 #define LOG_FAULT_INTERNAL 2 /* a decoding error that cannot happen */
 

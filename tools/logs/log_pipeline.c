@@ -115,14 +115,8 @@ static void write_chunk(struct pipeline *pl, struct chunk_job *job, struct log_r
      * is written, and the run stops. */
     struct log_oom_point pt;
     log_oom_enter(&pt);
-    switch (setjmp(pt.jump)) {
-    case 0:
-        break;
-    case LOG_FAULT_OOM:
-        run_fault(pl, LOG_FAULT_OOM);
-        return;
-    default:
-        run_fault(pl, LOG_FAULT_INTERNAL);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(pl, pt.why);
         return;
     }
     if (job->notes.len > 0) {
@@ -164,14 +158,8 @@ static void run_chunk(struct pipeline *pl, struct worker *w, struct chunk_job *j
      * not written (its output may end in a partial line), the run stops. */
     struct log_oom_point pt;
     log_oom_enter(&pt);
-    switch (setjmp(pt.jump)) {
-    case 0:
-        break;
-    case LOG_FAULT_OOM:
-        run_fault(pl, LOG_FAULT_OOM);
-        return;
-    default:
-        run_fault(pl, LOG_FAULT_INTERNAL);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(pl, pt.why);
         return;
     }
     w->collect = NULL;
@@ -462,11 +450,8 @@ static int stream_long_line(struct pipeline *pl, struct log_input *in)
     buf_reserve(&pl->long_out, LOG_LONG_PIECE_ROOM(piece) + 1024);
     struct log_oom_point pt;
     log_oom_enter(&pt);
-    switch (setjmp(pt.jump)) {
-    case 0:
-        break;
-    default:
-        run_fault(pl, LOG_FAULT_OOM);
+    if (setjmp(pt.jump) != 0) {
+        run_fault(pl, pt.why);
         if (!records) {
             struct buf *o = &pl->long_out;
             o->len = 0;
@@ -801,7 +786,7 @@ static void format_chunk(struct file_run *fr, struct chunk_job *job)
     struct log_oom_point pt;
     log_oom_enter(&pt);
     if (setjmp(pt.jump) != 0) {
-        run_fault(fr->pl, LOG_FAULT_OOM);
+        run_fault(fr->pl, pt.why);
         return;
     }
     job->notes.len = 0;
@@ -957,7 +942,7 @@ static void read_block_or_end(struct file_run *fr, struct block *b, struct buf *
     struct log_oom_point pt;
     log_oom_enter(&pt);
     if (setjmp(pt.jump) != 0) {
-        run_fault(fr->pl, LOG_FAULT_OOM);
+        run_fault(fr->pl, pt.why);
         b->got = b->first = b->len = 0;
         b->long_line = b->hit_end = b->error = b->nul = 0;
         b->at_end = 1;
@@ -1084,7 +1069,7 @@ static void read_input(struct pipeline *pl, struct log_input *in)
     struct log_oom_point pt;
     log_oom_enter(&pt);
     if (setjmp(pt.jump) != 0) {
-        run_fault(pl, LOG_FAULT_OOM);
+        run_fault(pl, pt.why);
         return;
     }
     struct input_format resume;
@@ -1142,7 +1127,7 @@ static void input_or_stop(struct pipeline *pl, const struct pipeline_input *inpu
     struct log_oom_point pt;
     log_oom_enter(&pt);
     if (setjmp(pt.jump) != 0) {
-        run_fault(pl, LOG_FAULT_OOM);
+        run_fault(pl, pt.why);
         pl->run.current = NULL;
         return;
     }

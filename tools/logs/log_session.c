@@ -311,7 +311,7 @@ static void run_pipeline(struct pipeline *pl, const struct pipeline_input *input
     log_oom_enter(&pt);
     if (setjmp(pt.jump) != 0) {
         int none = 0;
-        atomic_compare_exchange_strong(&pl->fault, &none, LOG_FAULT_OOM);
+        atomic_compare_exchange_strong(&pl->fault, &none, pt.why);
         atomic_store(&pl->stop, 1);
         pl->notes.len = 0;
         if (pl->slots != NULL) { /* else pipeline_stop was saying its notes */

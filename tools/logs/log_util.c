@@ -28,7 +28,8 @@ _Noreturn void log_oom_jump(int why)
     if (pt == NULL)
         fatal(why == LOG_FAULT_OOM ? "out of memory" : "internal decoding error", NULL);
     log_oom_current = pt->outer;
-    longjmp(pt->jump, why);
+    pt->why = why;
+    longjmp(pt->jump, 1);
 }
 
 /* Counted down by each xrealloc while positive (tests only): buffers grow
