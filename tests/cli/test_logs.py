@@ -573,8 +573,10 @@ def time_is_real(year, month, day, hms, zone_h, zone_m):
 
 def test_json_time_iso():
     """time_iso of access log times: the usual 26-byte form is converted by
-    a fast path, anything else by the general parser. Random mutations of a
-    time, compared with a rule written here (the form, the month names, and
+    a fast path (its date kept from the line before when it is the same),
+    anything else by the general parser. Random mutations of a time, and runs
+    of times with one date and random times of day, compared with a rule
+    written here (the form, the month names, and
     a real date and time: the day in its month, leap years, hours 0-23,
     minutes 0-59, seconds 0-60, offsets up to 23:59; else null)."""
     seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
@@ -592,6 +594,20 @@ def test_json_time_iso():
         if rng.random() < 0.1:
             t = t[:rng.randint(18, 26)]
         times.append("".join(t))
+    # Runs of lines that share their date and zone, as in a real log (the
+    # writer keeps the last date converted: only the time of day changes,
+    # and may be out of range or broken).
+    for _ in range(3000):
+        if rng.random() < 0.1:
+            t = "%02d/%s/%04d:%02d:%02d:%02d %s%02d%02d" % (
+                rng.randrange(1, 32), rng.choice(months), rng.randrange(1900, 2100), rng.randrange(24),
+                rng.randrange(60), rng.randrange(60), rng.choice("+-"), rng.randrange(24), rng.randrange(60))
+        else:
+            day = list("%02d:%02d:%02d" % (rng.randrange(26), rng.randrange(62), rng.randrange(62)))
+            if rng.random() < 0.1:
+                day[rng.randrange(8)] = rng.choice("0123456789:/ a")
+            t = times[-1][:12] + "".join(day) + times[-1][20:]
+        times.append(t)
     data = "".join('192.0.2.1 - - [%s] "GET /a HTTP/1.1" 200 5 "-" "x"\n' % t for t in times)
     out = run_ok("json time_iso", ["--json", "--format", "combined"], data.encode()).stdout.splitlines()
     bad = []

@@ -11,6 +11,7 @@
 #include "log_marks.h"
 #include "log_options.h"
 #include "log_scan.h"
+#include "log_time.h"
 #include "log_util.h"
 #include "pct.h"
 
@@ -70,6 +71,7 @@ struct worker {
     int last_format;   /* the format the last line was found in (record_detect) */
     struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
     struct buf json_keys;             /* log_record_walk.h: keys of the object built there */
+    struct log_time_memo time_memo;   /* the last time written as ISO 8601 */
 };
 
 /* Frees a worker's buffers. */

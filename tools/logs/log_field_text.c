@@ -167,8 +167,13 @@ struct span decode_bytes(struct worker *w, struct span t, const pct_set *keep, u
                   (!(flags & PCT_PLUS) || memchr(t.p, '+', t.n) == NULL) && ascii)
         return t;
     char *o = room(w, B_DECODED, t.n);
-    unsigned utf8 = w->ctx->cfg.bytes ? 0 : PCT_UTF8_REPLACE;
+    /* Checked first, repaired only if it must be: the library's one-shot
+     * kernels for short fields check UTF-8, and nearly every field is
+     * valid. */
+    unsigned utf8 = w->ctx->cfg.bytes ? 0 : PCT_UTF8;
     pct_result r = pct_decode_except(t.p, t.n, o, keep, flags | utf8);
+    if (r.status != PCT_OK && utf8 != 0)
+        r = pct_decode_except(t.p, t.n, o, keep, flags | PCT_UTF8_REPLACE);
     if (r.status != PCT_OK) /* cannot happen (lenient decoding) */
         return span_of(o, o);
     return span_of(o, o + r.count);

@@ -55,6 +55,10 @@ struct pipeline {
     uint64_t next_fill, next_work, next_write;
     int quit;
     int nworkers;
+    /* --threads is a budget of CPUs (log_pipeline.c, worker_main): */
+    int running;         /* workers decoding a chunk */
+    int reader_inflates; /* the input read in order is compressed */
+    int reader_cpu;      /* 1 while the reader decompresses (not waiting) */
     pthread_t *threads;
     struct worker inline_worker;
     struct buf carry;                 /* a partial line between two chunks */

@@ -259,3 +259,35 @@ size_t log_time_iso(struct span date, struct span t, char *out)
     }
     return from_unix(t, out);
 }
+
+/* "HH:MM:SS", a time of day from_clf accepts. */
+static int clf_time_of_day(const char *p)
+{
+    int ok =
+        digits_where(p, BYTE_K(0) | BYTE_K(1) | BYTE_K(3) | BYTE_K(4) | BYTE_K(6) | BYTE_K(7)) &
+        (p[2] == ':') & (p[5] == ':');
+#define TWO(i) ((p[i] - '0') * 10 + (p[(i) + 1] - '0'))
+    return ok && TWO(0) <= 23 && TWO(3) <= 59 && TWO(6) <= 60;
+#undef TWO
+}
+
+size_t log_time_iso_memo(struct log_time_memo *m, struct span date, struct span t, char *out)
+{
+    if (date.n > 0 || t.n != 26)
+        return log_time_iso(date, t, out);
+    /* "10/Oct/2000:" and " -0700" as last time: valid, and so is the ISO
+     * text made from them; the time of day is the only news. */
+    if (m->set && memcmp(t.p, m->clf, 12) == 0 && memcmp(t.p + 20, m->clf + 20, 6) == 0 &&
+        clf_time_of_day(t.p + 12)) {
+        memcpy(out, m->iso, 25);
+        memcpy(out + 11, t.p + 12, 8); /* 2000-10-10T13:55:36-07:00 */
+        return 25;
+    }
+    size_t n = from_clf(t, out);
+    if (n == 0)
+        return log_time_iso(date, t, out);
+    memcpy(m->clf, t.p, 26);
+    memcpy(m->iso, out, 25);
+    m->set = 1;
+    return n;
+}

@@ -412,7 +412,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
                 const struct log_field *d =
                     span_is(f->name, "time") ? record_find(r, "date") : NULL;
                 struct span date = d != NULL ? d->v : span_of("", "");
-                size_t k = log_time_iso(date, f->v, iso);
+                size_t k = log_time_iso_memo(&w->time_memo, date, f->v, iso);
                 if (k > 0)
                     table_value(w, st, span_of(iso, iso + k));
                 else

@@ -286,7 +286,8 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
     o = json_opt_at(w, o, a->time, a->time.n > 0, plain);
     struct span none = {"", 0};
     o = CAT(o, ",\"time_iso\":\"");
-    size_t iso_len = log_time_iso(none, a->time, o); /* ours: nothing to escape */
+    size_t iso_len =
+        log_time_iso_memo(&w->time_memo, none, a->time, o); /* ours: nothing to escape */
     o = iso_len > 0 ? CAT(o + iso_len, "\"") : CAT(o - 1, "null");
     o = CAT(o, ",\"method\":");
     if (ok) {
