@@ -1,0 +1,430 @@
+"""The checks run on every collected log, and the attribution of each
+difference to a known defect of issue 24 (known_defects.py) where one
+explains it."""
+import gzip
+import json
+import os
+import re
+import subprocess
+
+import logparse
+
+PCT_TIMEOUT = 120
+
+
+class Outcome:
+    """The differences one check found: each with the issue items that
+    explain it (empty set: nothing known explains it)."""
+
+    def __init__(self):
+        self.diffs = []  # (items frozenset, text)
+        self.checked = 0
+
+    def add(self, items, text):
+        self.diffs.append((frozenset(items), text))
+
+    def items(self):
+        out = set()
+        for items, _ in self.diffs:
+            out |= items
+        return out
+
+    def unexplained(self):
+        return [t for items, t in self.diffs if not items]
+
+
+def run_pct(pct, args, path, wrapper=()):
+    p = subprocess.run(list(wrapper) + [pct, "logs"] + args + [path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=PCT_TIMEOUT)
+    return p.returncode, p.stdout, p.stderr
+
+
+def log_records(data, spec):
+    """The records of a log as the harness reads them: its lines, and for
+    squid also the line split at each NUL (squid ends a cut record with a
+    NUL and no newline). Returns (lines, nul_split_lines)."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    lines = [ln[:-1] if ln.endswith(b"\r") else ln for ln in lines]
+    split = None
+    if spec.nul_records and any(b"\0" in ln for ln in lines):
+        split = []
+        for ln in lines:
+            split += [p for p in ln.split(b"\0")] if b"\0" in ln else [ln]
+    return lines, split
+
+
+def _no_dup_keys(pairs):
+    keys = [k for k, _ in pairs]
+    dup = {k for k in keys if keys.count(k) > 1}
+    if dup:
+        raise ValueError("duplicate keys: %s" % ", ".join(sorted(dup)))
+    return dict(pairs)
+
+
+def parse_json_lines(out):
+    """[(obj or None, error)] per output line."""
+    res = []
+    for ln in out.split(b"\n")[:-1] if out.endswith(b"\n") else out.split(b"\n"):
+        try:
+            res.append((json.loads(ln.decode("utf-8"), object_pairs_hook=_no_dup_keys), None))
+        except (ValueError, UnicodeDecodeError) as e:
+            res.append((None, str(e)))
+    return res
+
+
+def _short(b, n=110):
+    r = repr(b)
+    return r if len(r) <= n else r[:n] + "..."
+
+
+# ---------------------------------------------------------------------------
+# Defect models: what pct gives today for a record when a known defect is
+# at work. A difference is put down to an issue item only when pct's value
+# is exactly what the defect makes of this record.
+
+def _apache_style_undo(b):
+    return logparse.unescape_apache(b)
+
+
+def _squid_same(got, want):
+    """squid percent-encodes what it finds unsafe in a URL (non-ASCII, '"',
+    '~', '`'...), strips whitespace, and takes a target followed by an
+    unknown protocol ('http/1.1') for an HTTP/0.9 URL with it"""
+    from urllib.parse import unquote_to_bytes
+    want = re.sub(rb"\s", b"", want)
+    g, w = unquote_to_bytes(got), unquote_to_bytes(want)
+    return g == w or g.startswith(w + b"http/")
+
+
+def models(rec, spec):
+    """[(items, expected {'path','query'})]"""
+    out = []
+    raw = rec.raw_field
+    if raw is None:
+        return out
+
+    def from_field(items, field, how=logparse.split_request):
+        r = how(field)
+        if r is not None:
+            out.append((items, logparse.decode_target(r[1])))
+
+    if spec.esc == "haproxy":
+        # pct today reads a haproxy line as Apache's: '\"', '\\', '\xhh'
+        # undone (item 3), '#XX' left (item 2)
+        apache_subset = logparse.unescape_apache(raw, controls=False)
+        from_field({2}, raw)
+        from_field({2, 3}, apache_subset)
+        from_field({3}, logparse.unescape_haproxy(apache_subset))
+    if spec.esc == "apache":
+        from_field({4}, logparse.unescape_apache(raw, controls=False))
+    if spec.shape == "squid_combined":
+        # squid's literal '\' read as an escape
+        from_field({"B"}, logparse.unescape_apache(raw, controls=False))
+    field = rec.request_text if rec.request_text is not None else rec.field
+    # item 5: the target taken as everything between the first and the last space
+    m = re.fullmatch(rb"([^ ]+) (.*) ([^ ]+)", field, re.S)
+    if m and b"  " in field:
+        out.append(({5}, logparse.decode_target(m.group(2))))
+    # items 5 and 11: a request line with tabs not read as one, its text
+    # given as the path
+    if b"\t" in field and rec.req is not None:
+        out.append(({5, 11}, {"path": logparse.text(field), "query": []}))
+    # item 6: a lower-case protocol kept in the target
+    m = re.fullmatch(rb"(\S+) (.*)", field, re.S)
+    if m and re.search(rb" http/\d", field):
+        out.append(({6}, logparse.decode_target(m.group(2))))
+    # new defect A: --log-format "%m %U%q %H": the log escapes of %U%q not undone
+    if spec.esc == "apache" and spec.shape == "varnish_custom":
+        r = logparse.split_request(rec.raw_field)
+        if r is not None:
+            out.append(({"A"}, logparse.decode_target(r[1])))
+    return out
+
+
+_RAW_JSON_VALUE = {}
+
+
+def json_raw_value(line, key):
+    rx = _RAW_JSON_VALUE.get(key)
+    if rx is None:
+        rx = _RAW_JSON_VALUE[key] = re.compile(rb'"' + key.encode() + rb'":"((?:[^"\\]|\\.)*)"')
+    m = rx.search(line)
+    return m.group(1) if m else None
+
+
+def explain_unparsed(rec, spec, mode):
+    if b"\0" in rec.line:
+        return {12}
+    if spec.shape == "haproxy_clf" and mode != "auto":
+        return {1}  # the haproxy format does not know `option httplog clf`
+    if spec.shape == "squid_combined" and rec.raw_field is not None:
+        tail = re.search(rb'" \d{3} \d+ (.*)$', rec.line, re.S)
+        if b'"' in rec.raw_field or (tail and tail.group(1).count(b'"') != 4):
+            return {"B"}  # a raw '"' inside a quoted field
+    if spec.key == "haproxy/clf-rsyslog":
+        return {1}
+    if rec.truncated:
+        return {13}
+    return set()
+
+
+def explain_path(rec, spec, mode, got, exp):
+    """The issue items that explain pct's got != exp for this record."""
+    if got.get("unparsed") is not None:
+        return explain_unparsed(rec, spec, mode)
+    gp = {"path": got.get("path"), "query": got.get("query")}
+    if spec.custom and mode == "auto" and got.get("format") == "haproxy":
+        return {"D"}
+    if spec.shape == "json" and mode == "log-format" and rec.request_text and b"\t" in rec.request_text:
+        raw = json_raw_value(rec.line, "request")
+        if raw is not None and gp["path"] == logparse.text(raw):
+            return {5, 7, 11}  # tabs, JSON escapes not undone, not a request line
+    if exp["path"] is None and gp["path"] is not None:
+        return {11}
+    for items, e in models(rec, spec):
+        if gp["path"] == e["path"] and gp["query"] == e["query"]:
+            return set(items)
+    if spec.shape == "json":
+        # item 9: an empty request_uri taken over request
+        if json_raw_value(rec.line, "request_uri") == b"" and gp["path"] in ("", None):
+            return {9}
+        # item 7: --log-format: JSON escapes of the value not undone
+        if mode == "log-format":
+            raw = json_raw_value(rec.line, "request_uri") or b""
+            r = logparse.decode_target(raw)
+            if gp["path"] == r["path"] and gp["query"] == r["query"]:
+                return {7}
+    if rec.truncated:
+        return {13}
+    return set()
+
+
+# ---------------------------------------------------------------------------
+
+
+def check_outputs(pct, spec, path, mode, args, recs, wrapper=()):
+    """Runs pct with --json and --tsv in this mode; returns {check: Outcome}."""
+    res = {}
+    rc, out, err = run_pct(pct, args + ["--json"], path, wrapper)
+    objs = parse_json_lines(out)
+    # json: strict, unique keys, one object per line
+    o = Outcome()
+    o.checked = len(recs)
+    if rc not in (0,):
+        o.add(set(), "exit status %d: %s" % (rc, err.decode("utf-8", "replace").strip()[:200]))
+    if len(objs) != len(recs):
+        o.add(set(), "%d output lines for %d records" % (len(objs), len(recs)))
+    for i, (obj, e) in enumerate(objs):
+        if e:
+            items = {7} if (spec.shape == "json" and mode == "log-format" and "duplicate" in e) else set()
+            o.add(items, "line %d: %s" % (i + 1, e))
+    res["json-strict"] = o
+    # unparsed
+    u = Outcome()
+    u.checked = len(recs)
+    unparsed_ok = spec.custom and mode == "auto"
+    for i, ((obj, _), rec) in enumerate(zip(objs, recs)):
+        if obj is None:
+            continue
+        if "unparsed" in obj and not rec.notice and not unparsed_ok:
+            u.add(explain_unparsed(rec, spec, mode), "line %d unparsed: %s" % (i + 1, _short(rec.line)))
+        elif rec.notice and "unparsed" not in obj:
+            u.add(set(), "line %d, a message of the server's own, read as a request: %s"
+                  % (i + 1, _short(rec.line)))
+    res["unparsed"] = u
+    # paths and queries
+    p = Outcome()
+    for i, ((obj, _), rec) in enumerate(zip(objs, recs)):
+        if obj is None or rec.notice or (unparsed_ok and "unparsed" in obj):
+            continue
+        if rec.field is None:
+            if b"\0" not in rec.line:
+                p.add(set(), "line %d: the harness finds no request field: %s" % (i + 1, _short(rec.line)))
+            continue
+        p.checked += 1
+        exp = rec.expected()
+        got = {"path": obj.get("path"), "query": obj.get("query")}
+        if "unparsed" in obj or got["path"] != exp["path"] or (
+                exp["path"] is not None and got["query"] != exp["query"]):
+            items = explain_path(rec, spec, mode, obj, exp)
+            p.add(items, "line %d field %s: expected path %r query %r, got %s" % (
+                i + 1, _short(rec.field, 80), _clip(exp["path"]), _clip(exp["query"]),
+                "unparsed" if "unparsed" in obj else "path %r query %r" % (_clip(got["path"]), _clip(got["query"]))))
+    res["paths"] = p
+    if spec.headers:
+        res["headers"] = check_headers(spec, mode, objs, recs)
+    # tsv: constant column count, one row per line; the path column agrees with --json
+    rc, tout, err = run_pct(pct, args + ["--tsv"], path, wrapper)
+    t = Outcome()
+    rows = tout.split(b"\n")
+    if rows and rows[-1] == b"":
+        rows.pop()
+    t.checked = len(rows)
+    if rc != 0:
+        t.add(set(), "exit status %d: %s" % (rc, err.decode("utf-8", "replace").strip()[:200]))
+    if len(rows) != len(recs):
+        t.add(set(), "%d rows for %d records" % (len(rows), len(recs)))
+    counts = {}
+    for i, r in enumerate(rows):
+        counts.setdefault(r.count(b"\t") + 1, []).append(i + 1)
+    if len(counts) > 1:
+        t.add(set(), "column counts %s" % ", ".join("%d (%d rows, first line %d)" % (k, len(v), v[0])
+                                                  for k, v in sorted(counts.items())))
+    res["tsv-columns"] = t
+    rc, tout, err = run_pct(pct, args + ["--tsv", "--fields", "path"], path, wrapper)
+    a = Outcome()
+    prow = tout.split(b"\n")
+    for i, ((obj, _), r) in enumerate(zip(objs, prow)):
+        if obj is None:
+            continue
+        a.checked += 1
+        jp = obj.get("path")
+        tp = tsv_value(r)
+        if "unparsed" in obj:
+            continue
+        if jp != tp:
+            rec = recs[i]
+            items = set()
+            if rec.req is None:
+                items = {11}  # not a request line: the writers differ
+            elif rec.field is not None and b"\t" in (rec.request_text or rec.field):
+                items = {5, 11}  # a request line with tabs not read as one
+            elif spec.custom and mode == "auto" and obj.get("format") == "haproxy":
+                items = {"D"}
+            a.add(items, "line %d: --json path %r, --tsv path %r" % (i + 1, _clip(jp), _clip(tp)))
+    res["writers-agree"] = a
+    return res
+
+
+def check_headers(spec, mode, objs, recs):
+    """Referer and User-Agent: the server's escaping undone, nothing more
+    (README: log escapes undone; the referer is not percent-decoded without
+    --referer). In combined lines '-' is absent (null); in JSON lines a
+    string is data, "-" included."""
+    o = Outcome()
+    keys = ("referer", "agent")
+    if spec.shape == "json" and mode != "log-format":
+        keys = ("http_referer", "http_user_agent")  # JSON lines keep their keys
+    for i, ((obj, _), rec) in enumerate(zip(objs, recs)):
+        if obj is None or "unparsed" in obj or rec.notice:
+            continue
+        if spec.custom and mode == "auto" and obj.get("format") == "haproxy":
+            o.add({"D"}, "line %d: read as haproxy" % (i + 1))
+            continue
+        h = logparse.headers(rec.line, spec)
+        if h is None:
+            continue
+        o.checked += 1
+        for key, raw in zip(keys, h):
+            got = obj.get(key)
+            if spec.shape == "json":
+                # nginx writes bytes >= 0x80 as they are: not UTF-8 is U+FFFD
+                want = None if raw is None else logparse.text(raw.encode("utf-8", "surrogateescape"))
+                ok = got == want
+                items = {10} if (want == "-" and got is None) else set()
+                if not ok and not items and mode == "log-format":
+                    jkey = "http_referer" if key == "referer" else "http_user_agent"
+                    rawj = json_raw_value(rec.line, jkey)
+                    if rawj is not None and got == logparse.text(logparse.unescape_apache(rawj, controls=False)):
+                        items = {7}  # JSON escapes other than \" \\ left as written
+            else:
+                want = None if raw == b"-" else logparse.text(logparse.UNESCAPE[spec.esc](raw))
+                ok = got == want or (raw == b"" and got in ("", None))
+                items = set()
+                if spec.esc == "apache" and got == logparse.text(logparse.unescape_apache(raw, controls=False)):
+                    items = {4}  # \t \n ... left as written
+            if not ok:
+                o.add(items, "line %d %s: expected %s, got %s" % (i + 1, key, _clip(want), _clip(got)))
+    return o
+
+
+def tsv_value(cell):
+    if cell == b"\\N":
+        return None
+    out = bytearray()
+    i = 0
+    while i < len(cell):
+        c = cell[i]
+        if c == 0x5C and i + 1 < len(cell):
+            n = cell[i + 1]
+            if n == ord("x") and i + 3 < len(cell):
+                out.append(int(cell[i + 2:i + 4], 16))
+                i += 4
+                continue
+            out += {ord("t"): b"\t", ord("n"): b"\n", ord("r"): b"\r", ord("\\"): b"\\"}.get(n, bytes([n]))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return out.decode("utf-8", "replace")
+
+
+def _clip(v, n=90):
+    r = repr(v)
+    return r if len(r) <= n else r[:n] + "..."
+
+
+def check_compressed(pct, path, args, workdir, wrapper=()):
+    """gzip and zstd copies give byte-identical output (line and --json)."""
+    o = Outcome()
+    gz = os.path.join(workdir, os.path.basename(path) + ".gz")
+    zst = os.path.join(workdir, os.path.basename(path) + ".zst")
+    with open(path, "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    subprocess.run(["zstd", "-q", "-f", "-o", zst, path], check=True, timeout=PCT_TIMEOUT)
+    for extra in ([], ["--json"]):
+        _, plain, _ = run_pct(pct, args + extra, path, wrapper)
+        for c in (gz, zst):
+            _, got, err = run_pct(pct, args + extra, c, wrapper)
+            o.checked += 1
+            if got != plain:
+                o.add(set(), "%s%s: output differs from the plain file's (%d vs %d bytes) %s" % (
+                    os.path.basename(c), " --json" if extra else "", len(got), len(plain),
+                    err.decode("utf-8", "replace").strip()[:120]))
+    for c in (gz, zst):
+        os.unlink(c)
+    return o
+
+
+def check_line_output_json(pct, path, args, wrapper=()):
+    """JSON lines in: the line output is JSON again (README: 'in JSON lines
+    the decoded text is JSON-escaped')."""
+    o = Outcome()
+    _, out, _ = run_pct(pct, args, path, wrapper)
+    for i, (obj, e) in enumerate(parse_json_lines(out)):
+        o.checked += 1
+        if e:
+            items = set()
+            line = out.split(b"\n")[i]
+            if "codec can't decode" in e:
+                items = {"C"}  # bytes that are not UTF-8 copied from the input
+            elif re.search(rb"\\x[0-9a-fA-F]{2}", line):
+                items = {8}
+            o.add(items, "line %d: %s" % (i + 1, e))
+    return o
+
+
+def check_targets(recs, sent, spec):
+    """The harness's own check: the target each server logged, its escaping
+    undone, is the target sent (or a prefix of it when the server cut it)."""
+    o = Outcome()
+    for i, rec in enumerate(recs):
+        if rec.id is None or rec.req is None:
+            continue
+        req = sent.get(rec.id)
+        if req is None or req.target is None:
+            continue
+        o.checked += 1
+        got = rec.req[1]
+        want = req.target
+        m = logparse._ABS.match(got)
+        if m and not want.startswith(b"http"):
+            got = m.group(2)
+        if got == want or (not rec.closed or len(got) < len(want)) and want.startswith(got):
+            continue
+        if spec.esc == "squid" and _squid_same(got, want):
+            continue
+        o.add(set(), "line %d (request %d): logged %s, sent %s" % (i + 1, rec.id, _short(got), _short(want)))
+    return o
