@@ -26,6 +26,12 @@
 #           module on 127.0.0.1: against `pct path`
 #           (tests/nginx/test_nginx.py), and routing on the path it
 #           forwards (tests/nginx/test_routing.py)
+#   realservers  `pct logs` on the logs Debian's nginx, apache2,      build/realservers
+#           haproxy (+ rsyslog), squid, lighttpd and varnish write on
+#           127.0.0.1 for a seeded corpus of hard requests
+#           (tests/realservers/run.py; PCT_TEST_SEED replays a run); a
+#           check that fails because of a known defect is XFAIL
+#           (counted as skipped; tests/realservers/known_defects.py)
 #
 
 #   release what users and packagers get (scripts/test-release.sh): the
@@ -445,6 +451,40 @@ step_nginx() {
     record nginx "$p" "$f" 0 $(($(pct_now_ms) - t0)) "${note%; }"
 }
 
+# tests/realservers/run.py prints one line per check (PASS, FAIL, XFAIL,
+# XPASS) and last "N passed, M failed, K skipped"; XFAIL is skipped, XPASS
+# failed.
+step_realservers() {
+    banner "realservers: pct logs on the logs of real servers on 127.0.0.1 (build/realservers)"
+    local t0 p=0 f=0 s=0 note='' out counts line
+    t0=$(pct_now_ms)
+    if [[ ! -x $PCT_RELEASE_DIR/tools/pct ]]; then
+        f=1 note="no $PCT_RELEASE_DIR/tools/pct (gcc step)"
+        failed_tests+=("realservers ($note)")
+    else
+        out=$(timeout 300 /usr/bin/python3 tests/realservers/run.py "$PCT_RELEASE_DIR/tools/pct" \
+            build/realservers 2>&1) || true
+        printf '%s\n' "$out"
+        counts=$(tail -n 1 <<<"$out")
+        if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
+            p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
+            while IFS= read -r line; do
+                if [[ $line =~ ^XFAIL\ \(([^\)]*)\)\ ([^:]*): ]]; then
+                    skipped_tests+=("realservers/${BASH_REMATCH[2]} (XFAIL: ${BASH_REMATCH[1]})")
+                elif [[ $line =~ ^XPASS\ ([^\(]*)\ \( ]]; then
+                    failed_tests+=("realservers/${BASH_REMATCH[1]} (XPASS)")
+                elif [[ $line =~ ^FAIL\ +([^:]*) ]]; then
+                    failed_tests+=("realservers/${BASH_REMATCH[1]}")
+                fi
+            done < <(grep -E '^(FAIL|XPASS|XFAIL) ' <<<"$out")
+        else
+            f=1 note="tests/realservers/run.py did not finish"
+            failed_tests+=("realservers ($note)")
+        fi
+    fi
+    record realservers "$p" "$f" "$s" $(($(pct_now_ms) - t0)) "$note"
+}
+
 skipped_step() {
     summary+=("$(printf '  %-7s skipped (%s)' "$1" "$2")")
     echo
@@ -488,6 +528,7 @@ if ((quick)); then skipped_step i386 --quick; else step_i386; fi
 if ((quick)); then skipped_step s390x --quick; else step_s390x; fi
 if ((quick)); then skipped_step tsan --quick; else step_tsan; fi
 step_nginx
+step_realservers
 
 echo
 echo "== summary ($(pct_fmt_ms $(($(pct_now_ms) - start_ms))) in all)"

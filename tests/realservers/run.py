@@ -36,6 +36,7 @@ import argparse  # noqa: E402
 import os  # noqa: E402
 import random  # noqa: E402
 import shutil  # noqa: E402
+import signal  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
@@ -134,7 +135,15 @@ def collect(args, work, reqs, report):
     return got
 
 
+def _stop_on_signal(signum, frame):
+    # SIGTERM (timeout(1), a CI runner) unwinds like SIGINT: the finally
+    # blocks stop every server by its pid and remove the work directory
+    raise SystemExit("stopped by signal %d" % signum)
+
+
 def main():
+    signal.signal(signal.SIGTERM, _stop_on_signal)
+    signal.signal(signal.SIGHUP, _stop_on_signal)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pct")
     ap.add_argument("workdir", nargs="?", default="build/realservers")

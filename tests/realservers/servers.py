@@ -193,8 +193,11 @@ class Server:
             f.write(text)
         return self.path(name)
 
-    def spawn(self, name, argv, **kw):
-        p = Proc(name, argv, self.dir, **kw)
+    def spawn(self, name, argv, env=None, **kw):
+        # TMPDIR: varnishd runs gcc on its VCL, whose temporary files would
+        # otherwise go to /tmp
+        env = dict(env or os.environ, TMPDIR=self.dir)
+        p = Proc(name, argv, self.dir, env=env, **kw)
         self.procs.append(p)
         return p
 
@@ -450,8 +453,23 @@ dns_nameservers 127.0.0.1
 request_header_max_size 64 KB
 """ % {"d": self.dir, "port": self.port, "bport": backend_port, "user": user, "logs": logs})
         give_to(self.dir, "proxy")
-        p = self.spawn("squid", ["/usr/sbin/squid", "-N", "-f", conf])
+        # squid names its shared memory (/dev/shm/NAME-cf__*.shm, opened
+        # O_EXCL) after its service name: one of its own per run
+        self.service = "pctrs%dp%d" % (os.getpid(), self.port)  # alphanumeric only
+        p = self.spawn("squid", ["/usr/sbin/squid", "-N", "-n", self.service, "-f", conf])
         wait_port(self.port, p, "squid")
+
+    def kill(self):
+        super().kill()
+        # what a killed squid leaves
+        service = getattr(self, "service", None)
+        if service and os.path.isdir("/dev/shm"):
+            for f in os.listdir("/dev/shm"):
+                if f.startswith(service + "-"):
+                    try:
+                        os.unlink(os.path.join("/dev/shm", f))
+                    except OSError:
+                        pass
 
 
 class Lighttpd(Server):
