@@ -174,6 +174,8 @@ def explain_path(rec, spec, mode, got, exp):
     """The issue items that explain pct's got != exp for this record."""
     if got.get("unparsed") is not None:
         return explain_unparsed(rec, spec, mode)
+    if rec.nul:
+        return {12}  # the NUL's next record read as part of this one
     gp = {"path": got.get("path"), "query": got.get("query")}
     if spec.custom and mode == "auto" and got.get("format") == "haproxy":
         return {"D"}
@@ -208,6 +210,15 @@ def check_outputs(pct, spec, path, mode, args, recs, wrapper=()):
     """Runs pct with --json and --tsv in this mode; returns {check: Outcome}."""
     res = {}
     rc, out, err = run_pct(pct, args + ["--json"], path, wrapper)
+    if rc != 0 and not out:
+        # pct refused the options: every check of this mode fails with it
+        items = set()
+        if b"unknown Apache directive" in err and "%ci" in " ".join(args):
+            items = {"E"}  # HAProxy log-format strings not taken
+        for name in ("json-strict", "unparsed", "paths", "tsv-columns", "writers-agree"):
+            res[name] = Outcome()
+            res[name].add(items, "pct exited with status %d: %s" % (rc, err.decode("utf-8", "replace").strip()[:160]))
+        return res
     objs = parse_json_lines(out)
     # json: strict, unique keys, one object per line
     o = Outcome()

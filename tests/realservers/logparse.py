@@ -252,7 +252,10 @@ class Record:
         # a message of the server's own (haproxy: "Proxy fe stopped ..."):
         # not a request, so pct is right to leave it unparsed
         self.notice = bool(spec.notice and spec.notice.search(line))
-        raw, self.closed = FIELD[spec.shape](line, spec.esc)
+        # squid ends a record it cut with a NUL (and no newline): the text
+        # after it is the next record
+        self.nul = spec.nul_records and b"\0" in line
+        raw, self.closed = FIELD[spec.shape](line.split(b"\0")[0] if self.nul else line, spec.esc)
         self.request_text = None
         if spec.shape == "json" and raw is not None:
             try:

@@ -29,6 +29,9 @@ def _lf(s):
     return ["--log-format", s]
 
 
+# `option httplog` as a log-format string (HAProxy's configuration manual, 8.2.3)
+HAPROXY_HTTPLOG = ("%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc "
+                   "%ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r")
 HAPROXY_NOTICE = re.compile(rb"(^|: )Proxy \S+ (started|stopped|paused|resumed)")
 
 SPECS = [
@@ -43,9 +46,11 @@ SPECS = [
     LogSpec("apache2/custom", "apache2-custom.log", "clf", "apache",
             {"auto": [], "log-format": _lf(servers.APACHE_CUSTOM)}),
     LogSpec("haproxy/httplog-rsyslog", "haproxy-httplog-rsyslog.log", "haproxy_httplog", "haproxy",
-            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+            {"auto": [], "format-haproxy": ["--format", "haproxy"], "log-format": _lf(HAPROXY_HTTPLOG)},
+            notice=HAPROXY_NOTICE),
     LogSpec("haproxy/httplog-stdout", "haproxy-httplog-stdout.log", "haproxy_httplog", "haproxy",
-            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+            {"auto": [], "format-haproxy": ["--format", "haproxy"], "log-format": _lf(HAPROXY_HTTPLOG)},
+            notice=HAPROXY_NOTICE),
     LogSpec("haproxy/clf-rsyslog", "haproxy-clf-rsyslog.log", "haproxy_clf", "haproxy",
             {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
     LogSpec("haproxy/clf-stdout", "haproxy-clf-stdout.log", "haproxy_clf", "haproxy",
