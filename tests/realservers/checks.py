@@ -206,7 +206,44 @@ def explain_path(rec, spec, mode, got, exp):
 # ---------------------------------------------------------------------------
 
 
-def check_outputs(pct, spec, path, mode, args, recs, wrapper=()):
+def cut_by_server(rec, sent, spec):
+    """True when the server cut this record: the line ends inside the
+    request field (haproxy at 1,024 bytes), a NUL ends it (squid at 8 KB), or
+    the target logged is a strict prefix of the one sent (nginx and Apache
+    414 lines, varnish's 255-byte URLs)."""
+    if rec.truncated or rec.nul:
+        return True
+    if rec.req is None or rec.id is None or rec.id not in sent or sent[rec.id].target is None:
+        return False
+    got, want = rec.req[1], sent[rec.id].target
+    m = logparse._ABS.match(got)
+    if m and not want.startswith(b"http"):
+        got = m.group(2)
+    if spec.esc == "squid":
+        from urllib.parse import unquote_to_bytes
+        got, want = unquote_to_bytes(got), unquote_to_bytes(want)
+    return len(got) < len(want) and want.startswith(got)
+
+
+def check_truncated(spec, objs, recs, sent):
+    """README (issue 24, What to build 5): a record the server cut is
+    decoded as far as it goes and flagged "truncated": true; no other is."""
+    o = Outcome()
+    for i, ((obj, _), rec) in enumerate(zip(objs, recs)):
+        if obj is None or rec.notice:
+            continue
+        o.checked += 1
+        cut = cut_by_server(rec, sent, spec)
+        flagged = obj.get("truncated") is True
+        if cut and not flagged:
+            o.add({12} if rec.nul else {13}, "line %d, cut by the server, not flagged: %s%s"
+                  % (i + 1, "unparsed " if "unparsed" in obj else "", _short(rec.line[-60:])))
+        elif flagged and not cut:
+            o.add(set(), "line %d flagged truncated: %s" % (i + 1, _short(rec.line)))
+    return o
+
+
+def check_outputs(pct, spec, path, mode, args, recs, wrapper=(), sent=None):
     """Runs pct with --json and --tsv in this mode; returns {check: Outcome}."""
     res = {}
     rc, out, err = run_pct(pct, args + ["--json"], path, wrapper)
@@ -266,6 +303,8 @@ def check_outputs(pct, spec, path, mode, args, recs, wrapper=()):
     res["paths"] = p
     if spec.headers:
         res["headers"] = check_headers(spec, mode, objs, recs)
+    if sent is not None and not (spec.custom and mode == "auto"):
+        res["truncated"] = check_truncated(spec, objs, recs, sent)
     # tsv: constant column count, one row per line; the path column agrees with --json
     rc, tout, err = run_pct(pct, args + ["--tsv"], path, wrapper)
     t = Outcome()

@@ -19,6 +19,9 @@ every log it wrote (one line per check: PASS, FAIL, XFAIL or XPASS):
   json-strict     --json: one object per line, valid, keys unique
   tsv-columns     --tsv: one row per line, one column count
   writers-agree   the path of --tsv is the path of --json
+  headers         Referer and User-Agent: the server's escaping undone
+  truncated       the records the server cut (and only they) are flagged
+                  "truncated": true
   compressed      gzip and zstd copies give the same output, byte for byte
   line-json       JSON lines in, the line output is JSON (nginx escape=json)
   targets         (the harness itself) the target each server logged is the
@@ -204,7 +207,7 @@ def check_log(pct, spec, path, work, sent, report, wrapper):
             if out.count(b"\n") == len(split):
                 recs = [logparse.Record(ln, spec) for ln in split]
         try:
-            results = checks.check_outputs(pct, spec, path, mode, args, recs, wrapper)
+            results = checks.check_outputs(pct, spec, path, mode, args, recs, wrapper, sent)
         except (OSError, checks.subprocess.SubprocessError) as e:
             report.error((spec.key, mode), "pct did not run: %s" % e)
             continue
