@@ -438,6 +438,25 @@ def check_compressed(pct, path, args, workdir, wrapper=()):
     return o
 
 
+def check_threads(pct, path, args, nlines, wrapper=()):
+    """One output line per input line (nlines: the counts allowed; squid's
+    NUL-ended records may be lines of their own), and the same bytes with 2
+    threads on 64 KiB chunks as with one thread (README: the same bytes
+    whatever the number of threads)."""
+    o = Outcome()
+    for extra in ([], ["--json"], ["--tsv"]):
+        _, one, _ = run_pct(pct, args + extra + ["--threads", "1"], path, wrapper)
+        _, two, _ = run_pct(pct, args + extra + ["--threads", "2", "--chunk-size", "64K"], path, wrapper)
+        o.checked += 2
+        name = " ".join(extra) or "line output"
+        if one.count(b"\n") not in nlines:
+            o.add(set(), "%s: %d output lines for %s input records" % (
+                name, one.count(b"\n"), " or ".join(map(str, sorted(nlines)))))
+        if two != one:
+            o.add(set(), "%s: --threads 2 --chunk-size 64K differs from --threads 1" % name)
+    return o
+
+
 def check_line_output_json(pct, path, args, wrapper=()):
     """JSON lines in: the line output is JSON again (README: 'in JSON lines
     the decoded text is JSON-escaped')."""

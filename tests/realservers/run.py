@@ -23,6 +23,8 @@ every log it wrote (one line per check: PASS, FAIL, XFAIL or XPASS):
   truncated       the records the server cut (and only they) are flagged
                   "truncated": true
   compressed      gzip and zstd copies give the same output, byte for byte
+  threads         one output line per input line; the same bytes with 2
+                  threads on 64 KiB chunks as with 1
   line-json       JSON lines in, the line output is JSON (nginx escape=json)
   targets         (the harness itself) the target each server logged is the
                   one sent, or a prefix of it when the server cut it
@@ -215,6 +217,7 @@ def check_log(pct, spec, path, work, sent, report, wrapper):
             report.result((spec.key, mode, name), outcome)
     first = next(iter(spec.modes.values()))
     report.result((spec.key, "compressed"), checks.check_compressed(pct, path, first, work, wrapper))
+    report.result((spec.key, "threads"), checks.check_threads(pct, path, first, {len(lines), len(split or lines)}, wrapper))
     if spec.shape == "json":
         for mode, args in spec.modes.items():
             report.result((spec.key, mode, "line-json"), checks.check_line_output_json(pct, path, args, wrapper))
