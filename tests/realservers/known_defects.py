@@ -15,7 +15,8 @@ Numbers are the items of issue 24's list:
   4  Apache/lighttpd/varnishncsa \t \n \r \b \v \f not undone
   5  runs of spaces or tabs in the request line end up in the path
   6  a lower-case protocol (http/1.1) becomes part of the path
-  7  --log-format with nginx's escape=json format: JSON escapes not undone
+  7  --log-format with nginx's escape=json format: JSON escapes not undone,
+     and its line output is not JSON (decoded controls written as \xHH)
   8  line output of JSON lines: C1 controls / DEL written as \xHH (not JSON)
   9  JSON lines: an empty request_uri wins over request
   10 JSON lines: a string "-" becomes null
@@ -65,7 +66,7 @@ KNOWN = {
     ('nginx/escape=json', 'log-format', 'headers'): {7, 10},
     ('nginx/escape=json', 'log-format', 'writers-agree'): {5, 11},
     ('nginx/escape=json', 'log-format', 'truncated'): {13},
-    ('nginx/escape=json', 'log-format', 'line-json'): {8, 'C'},
+    ('nginx/escape=json', 'log-format', 'line-json'): {7, 8, 'C'},
     ('nginx/escape=json', 'format-json', 'paths'): {9, 11},
     ('nginx/escape=json', 'format-json', 'headers'): {10},
     ('nginx/escape=json', 'format-json', 'truncated'): {13},

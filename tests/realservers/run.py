@@ -220,7 +220,7 @@ def check_log(pct, spec, path, work, sent, report, wrapper):
     report.result((spec.key, "threads"), checks.check_threads(pct, path, first, {len(lines), len(split or lines)}, wrapper))
     if spec.shape == "json":
         for mode, args in spec.modes.items():
-            report.result((spec.key, mode, "line-json"), checks.check_line_output_json(pct, path, args, wrapper))
+            report.result((spec.key, mode, "line-json"), checks.check_line_output_json(pct, path, args, mode, wrapper))
     if sent is not None:
         recs = [logparse.Record(ln, spec) for ln in (split or lines)]
         report.result((spec.key, "targets"), checks.check_targets(recs, sent, spec))
