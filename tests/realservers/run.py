@@ -9,8 +9,9 @@ varnish (+ varnishncsa) on 127.0.0.1, each from a private configuration in
 a temporary directory under WORKDIR (default build/realservers), fires the
 same generated corpus of hard requests at each (one connection per request;
 the seed is printed, PCT_TEST_SEED replays it; PCT_REALSERVERS_COUNT or
---count sets the number: 1000 by default, 400..2000), stops each by its pid, and checks
-every log it wrote (one line per check: PASS, FAIL, XFAIL or XPASS):
+--count sets the number: 1000 by default, 400..2000), stops each by its
+pid, and checks every log it wrote (one line per check: PASS, FAIL, XFAIL
+or XPASS):
 
   unparsed        no line unparsed, in auto mode and with the server's own
                   format (--log-format STRING / --format NAME)
@@ -31,6 +32,9 @@ every log it wrote (one line per check: PASS, FAIL, XFAIL or XPASS):
 
 --logs DIR checks the logs already in DIR (as --save wrote them) without
 starting servers; --save DIR copies the logs and the requests sent to DIR.
+--write-known rewrites known_defects.py from this run: each check that ran
+gets the defects its differences were put down to (none: no entry); a
+check with a difference no defect explains still fails.
 The last line is "N passed, M failed, K skipped" (XFAIL counts as skipped,
 XPASS as failed). Exit status 1 when something failed."""
 import sys
@@ -60,8 +64,10 @@ import servers  # noqa: E402
 class Report:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
+        self.found = {}  # check -> the defects its differences were put down to
 
     def result(self, name, outcome, note=""):
+        self.found[name] = outcome.items()
         known = set(known_defects.KNOWN.get(name, ()))
         n = len(outcome.diffs)
         label = " ".join(name)
@@ -116,6 +122,42 @@ def _defects(items):
     return "; ".join(out)
 
 
+def write_known(found):
+    """known_defects.py with KNOWN updated for the checks that ran."""
+    known = dict(known_defects.KNOWN)
+    for name, items in found.items():
+        if items:
+            known[name] = items
+        else:
+            known.pop(name, None)
+    order = {spec.key: i for i, spec in enumerate(logspecs.SPECS)}
+    kinds = ["unparsed", "paths", "headers", "json-strict", "tsv-columns", "writers-agree",
+             "truncated", "line-json"]
+
+    def sort_key(name):
+        spec = logspecs.SPECS[order[name[0]]]
+        if len(name) == 2:
+            return order[name[0]], len(spec.modes), name[1], 0
+        return order[name[0]], list(spec.modes).index(name[1]), "", kinds.index(name[2])
+
+    def items(s):
+        return "{%s}" % ", ".join([str(i) for i in sorted(i for i in s if isinstance(i, int))] +
+                                  [repr(i) for i in sorted(i for i in s if isinstance(i, str))])
+    lines, prev = [], None
+    for name in sorted(known, key=sort_key):
+        if prev is not None and name[0] != prev:
+            lines.append("")
+        prev = name[0]
+        lines.append("    %r: %s," % (name, items(known[name])))
+    path = os.path.join(HERE, "known_defects.py")
+    with open(path) as f:
+        text = f.read()
+    text = text[:text.index("KNOWN = {")] + "KNOWN = {\n" + "\n".join(lines) + "\n}\n"
+    with open(path, "w") as f:
+        f.write(text)
+    print("# wrote %s (%d entries)" % (path, len(known)))
+
+
 def collect(args, work, reqs, report):
     """Runs the servers; returns {log file name: path}."""
     out = os.path.join(work, "logs")
@@ -156,6 +198,8 @@ def main():
     ap.add_argument("--only", type=lambda s: s.split(","), default=None)
     ap.add_argument("--logs", help="check the logs in this directory; start no server")
     ap.add_argument("--save", help="copy the logs and requests.txt here")
+    ap.add_argument("--write-known", action="store_true",
+                    help="rewrite known_defects.py from what this run found")
     args = ap.parse_args()
     pct = os.path.abspath(args.pct)
     wrapper = os.environ.get("PCT_EXE_WRAPPER", "").split()
@@ -190,6 +234,8 @@ def main():
             check_log(pct, spec, files[spec.file], work, sent if not args.logs else None, report, wrapper)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if args.write_known:
+        write_known(report.found)
     print("# %.1fs" % (time.monotonic() - t0))
     print("%d passed, %d failed, %d skipped" % (report.passed, report.failed, report.skipped))
     return 1 if report.failed else 0
