@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_cut.h"
 #include "log_decode.h"
 #include "log_formats.h"
 #include "log_output.h"
@@ -22,6 +23,14 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
     w->ctx->writer->unparsed(w, s, n, 0);
 }
 
+/* 1 if a common line's bytes field is followed by a '"' (a referer,
+ * possibly cut: then it is a combined line's). */
+static inline int quote_after_bytes(const char *e, struct span bytes)
+{
+    const char *p = bytes.p + bytes.n;
+    return e - p >= 2 && p[0] == ' ' && p[1] == '"';
+}
+
 /* One line without its terminator. LF_AUTO: combined or common. */
 static void process_line(struct worker *w, const char *s, size_t n, enum log_format_id fmt,
                          struct w3c_layout *layout)
@@ -29,7 +38,10 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
     const struct log_config *cfg = &w->ctx->cfg;
     const struct log_writer *wr = w->ctx->writer;
     w->line_escaped = w->line_bad_utf8 = 0;
-    if (fmt == LF_W3C) {
+    if (w->squid_cut) { /* checked by process_chunk: it parses */
+        if (!record_process_cut(w, s, n, LF_SQUID, TEMPLATE_CUT_ANYWHERE))
+            put_unparsed(w, s, n);
+    } else if (fmt == LF_W3C) {
         struct span f[LOG_W3C_MAX_COLUMNS + 1];
         if (n > 0 && s[0] == '#') {
             if (is_fields_line(s, n))
@@ -44,7 +56,8 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
         }
         wr->w3c(w, s, n, f, count, layout);
     } else if (log_format_via_record(fmt)) {
-        if (!record_process(w, s, n, fmt)) {
+        if (!record_process(w, s, n, fmt) &&
+            !record_process_cut(w, s, n, fmt, TEMPLATE_CUT_QUOTED)) {
             put_unparsed(w, s, n);
             return;
         }
@@ -60,15 +73,23 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
         struct access a;
         if (!parse_access(s, n, &a, wr->exact_fields, &w->quotes) ||
             (fmt == LF_COMBINED && !a.has_ra)) {
-            /* auto: the other formats (log_formats.c) */
-            if (fmt != LF_AUTO || !record_process(w, s, n, fmt)) {
+            /* auto: the other formats (log_formats.c); then a line cut */
+            if ((fmt != LF_AUTO || !record_process(w, s, n, fmt)) &&
+                !record_process_cut(w, s, n, fmt, TEMPLATE_CUT_QUOTED)) {
                 put_unparsed(w, s, n);
                 return;
             }
+        } else if (!a.has_ra && fmt == LF_AUTO && quote_after_bytes(s + n, a.bytes) &&
+                   record_process_cut(w, s, n, LF_COMBINED, TEMPLATE_CUT_QUOTED)) {
+            /* a combined line cut in its referer or agent, not a common one */
         } else {
             if (fmt == LF_COMMON)
                 a.has_ra = 0;
+            const uint64_t cut = w->st->truncated;
             wr->access(w, s, n, &a, fmt);
+            /* counted by the record if the writer made one, else here */
+            if (w->st->truncated == cut)
+                w->st->truncated += (uint64_t)request_was_cut(a.request, a.status);
         }
     }
     w->st->escaped_lines += (uint64_t)w->line_escaped;
@@ -93,6 +114,14 @@ static void process_long_line(struct worker *w, struct chunk_job *job, const cha
     wr->long_start(w);
     wr->long_piece(w, s, n);
     wr->long_end(w);
+}
+
+/* 1 if [s, nul) is a squid entry that squid cut (log_cut.h). */
+static int squid_entry_parses(struct worker *w, const char *s, const char *nul)
+{
+    struct log_record r;
+    return record_parse_cut(LF_SQUID, s, (size_t)(nul - s), &r, &w->ctx->cfg,
+                            TEMPLATE_CUT_ANYWHERE);
 }
 
 void process_chunk(struct worker *w, struct chunk_job *job)
@@ -129,13 +158,28 @@ void process_chunk(struct worker *w, struct chunk_job *job)
                                  : NULL;
         const char *end = nl != NULL ? nl : e;
         const char *content_end = log_safe_text_end(p, nl, e);
+        /* Longer than --max-line as the pipeline counts it: the bytes before
+         * the newline (a CR too). */
+        const int too_long = (size_t)(end - p) > max_line;
+        /* A squid entry cut at its NUL: the NUL ends its line; what follows
+         * it on the line is the next entry's (log_cut.h). Not in a line too
+         * long, which the pipeline may have streamed instead. */
+        const char *cut = !too_long && (job->fmt == LF_AUTO || job->fmt == LF_SQUID)
+                              ? squid_cut_nul(p, content_end)
+                              : NULL;
+        if (cut != NULL && !squid_entry_parses(w, p, cut))
+            cut = NULL;
+        const int split = cut != NULL && cut + 1 < content_end;
+        if (cut != NULL) {
+            content_end = cut;
+            if (split)
+                nl = end = cut;
+        }
+        w->squid_cut = cut != NULL;
         w->line_clean = c >= content_end;
         w->json_plain = wr->wants_plain && w->line_clean; /* else not known */
         size_t n = (size_t)(content_end - p);
         w->line = span_of(p, content_end);
-        /* Longer than --max-line as the pipeline counts it: the bytes before
-         * the newline (a CR too). */
-        const int too_long = (size_t)(end - p) > max_line;
         buf_reserve(&job->out, wr->room_per_byte * (too_long ? 0 : n) + 512);
         if (too_long) {
             /* Held whole only when it came in one read: the same output as
@@ -145,8 +189,9 @@ void process_chunk(struct worker *w, struct chunk_job *job)
         } else {
             process_line(w, p, n, job->fmt, &job->layout);
         }
-        if (nl != NULL && wr->keeps_line_ending)
-            put_raw(w, content_end, (size_t)(end - content_end) + 1);
+        const char *ending = cut != NULL ? cut + 1 : content_end; /* not the NUL */
+        if (nl != NULL && wr->keeps_line_ending && !split)
+            put_raw(w, ending, (size_t)(end - ending) + 1);
         else
             put_raw(w, "\n", 1); /* the input's last line: ended here, so the next
                                     input's first line stays a line of its own */
@@ -176,6 +221,7 @@ void add_stats(struct stats *a, const struct stats *b)
     a->invalid_utf8 += b->invalid_utf8;
     a->unparsed += b->unparsed;
     a->long_lines += b->long_lines;
+    a->truncated += b->truncated;
     for (int i = 0; i < LOG_STATS_FORMATS; i++)
         a->formats[i] += b->formats[i];
 }
@@ -191,12 +237,13 @@ void print_stats(const struct stats *s, double start)
             "invalid UTF-8:      %llu lines\n"
             "unparsed lines:     %llu\n"
             "long lines:         %llu (longer than --max-line: written undecoded)\n"
+            "truncated records:  %llu (cut by the server: decoded as far as they go)\n"
             "elapsed:            %.3f s\n"
             "throughput:         %.3f GB/s\n",
             (unsigned long long)s->lines, (unsigned long long)s->bytes,
             (unsigned long long)s->escaped_lines, (unsigned long long)s->malformed,
             (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed,
-            (unsigned long long)s->long_lines, elapsed,
+            (unsigned long long)s->long_lines, (unsigned long long)s->truncated, elapsed,
             elapsed > 0 ? (double)s->bytes / elapsed / 1e9 : 0.0);
     for (int i = 0; i < LF_COUNT && i < LOG_STATS_FORMATS; i++)
         if (s->formats[i] > 0)
