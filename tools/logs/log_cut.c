@@ -18,12 +18,8 @@ static int protocol_cut_short(struct span p)
     return 1;
 }
 
-int request_was_cut(struct span request, struct span status)
+int request_cut_check(struct span request, int too_long)
 {
-    /* Most lines: neither 414 nor long enough for "M http://h" and the URL. */
-    const int too_long = status.n == 3 && memcmp(status.p, "414", 3) == 0;
-    if (!too_long && request.n <= LOG_VARNISH_URL_CUT + 9)
-        return 0;
     struct span method, target;
     if (!split_request(request, &method, &target))
         return 0;

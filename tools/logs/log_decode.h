@@ -70,7 +70,6 @@ struct worker {
     int long_at_start; /* a long line's TSV/CSV cell: nothing of it written yet */
     int access_record; /* the record written is record_process_access's (log_record_out.h) */
     int last_format;   /* the format the last line was found in (record_detect) */
-    int squid_cut;     /* the line is a squid entry cut at its NUL (log_cut.h) */
     struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
     struct buf json_keys;             /* log_record_walk.h: keys of the object built there */
     struct log_time_memo time_memo;   /* the last time written as ISO 8601 */

@@ -38,10 +38,7 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
     const struct log_config *cfg = &w->ctx->cfg;
     const struct log_writer *wr = w->ctx->writer;
     w->line_escaped = w->line_bad_utf8 = 0;
-    if (w->squid_cut) { /* checked by process_chunk: it parses */
-        if (!record_process_cut(w, s, n, LF_SQUID, TEMPLATE_CUT_ANYWHERE))
-            put_unparsed(w, s, n);
-    } else if (fmt == LF_W3C) {
+    if (fmt == LF_W3C) {
         struct span f[LOG_W3C_MAX_COLUMNS + 1];
         if (n > 0 && s[0] == '#') {
             if (is_fields_line(s, n))
@@ -85,11 +82,14 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
         } else {
             if (fmt == LF_COMMON)
                 a.has_ra = 0;
-            const uint64_t cut = w->st->truncated;
-            wr->access(w, s, n, &a, fmt);
-            /* counted by the record if the writer made one, else here */
-            if (w->st->truncated == cut)
-                w->st->truncated += (uint64_t)request_was_cut(a.request, a.status);
+            if (!cfg->stats || !request_was_cut(a.request, a.status)) {
+                wr->access(w, s, n, &a, fmt);
+            } else { /* a count only --stats prints */
+                const uint64_t cut = w->st->truncated;
+                wr->access(w, s, n, &a, fmt);
+                /* counted by the record if the writer made one, else here */
+                w->st->truncated += w->st->truncated == cut;
+            }
         }
     }
     w->st->escaped_lines += (uint64_t)w->line_escaped;
@@ -116,12 +116,46 @@ static void process_long_line(struct worker *w, struct chunk_job *job, const cha
     wr->long_end(w);
 }
 
-/* 1 if [s, nul) is a squid entry that squid cut (log_cut.h). */
-static int squid_entry_parses(struct worker *w, const char *s, const char *nul)
+/* The NUL that ends a squid entry squid cut at the start of the line [s, e)
+ * (log_cut.h), or NULL. */
+static const char *squid_cut_at(struct worker *w, const char *s, const char *e)
 {
+    const char *nul = squid_cut_nul(s, e);
     struct log_record r;
-    return record_parse_cut(LF_SQUID, s, (size_t)(nul - s), &r, &w->ctx->cfg,
-                            TEMPLATE_CUT_ANYWHERE);
+    if (nul == NULL ||
+        !record_parse_cut(LF_SQUID, s, (size_t)(nul - s), &r, &w->ctx->cfg, TEMPLATE_CUT_ANYWHERE))
+        return NULL;
+    return nul;
+}
+
+/* process_chunk's work for a line [p, content_end) whose squid entry squid
+ * cut at the NUL at cut (squid_cut_at): the entry is a line, written and
+ * counted; the text after the NUL, if any, is the next line. nl: the
+ * line's newline or NULL. Returns where the next line starts. */
+static const char *process_squid_cut(struct worker *w, struct chunk_job *job, const char *p,
+                                     const char *cut, const char *content_end, const char *nl)
+{
+    const struct log_writer *wr = w->ctx->writer;
+    const size_t n = (size_t)(cut - p);
+    w->line_clean = w->json_plain = 0; /* not known: scanned for the whole line */
+    w->line = span_of(p, cut);
+    buf_reserve(&job->out, wr->room_per_byte * n + 512);
+    w->line_escaped = w->line_bad_utf8 = 0;
+    if (!record_process_cut(w, p, n, LF_SQUID, TEMPLATE_CUT_ANYWHERE))
+        put_unparsed(w, p, n);
+    w->st->escaped_lines += (uint64_t)w->line_escaped;
+    w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
+    job->st.lines++;
+    if (cut + 1 < content_end) { /* the next entry, on the same line */
+        put_raw(w, "\n", 1);
+        return cut + 1;
+    }
+    /* The NUL ends the line: its own ending after it (the NUL not written). */
+    if (nl != NULL && wr->keeps_line_ending)
+        put_raw(w, cut + 1, (size_t)(nl - cut));
+    else
+        put_raw(w, "\n", 1);
+    return nl != NULL ? nl + 1 : job->in + job->len;
 }
 
 void process_chunk(struct worker *w, struct chunk_job *job)
@@ -147,6 +181,7 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->quotes.marks = &w->quote_bits;
     w->quotes.chunk_end = e;
     const size_t max_line = w->ctx->cfg.max_line;
+    const int squid = job->fmt == LF_AUTO || job->fmt == LF_SQUID; /* its cut entries */
     while (p < e) {
         /* The line's end and whether its text has such a byte, in one pass:
          * the first one (the newline is one) is most often the newline, or
@@ -161,21 +196,15 @@ void process_chunk(struct worker *w, struct chunk_job *job)
         /* Longer than --max-line as the pipeline counts it: the bytes before
          * the newline (a CR too). */
         const int too_long = (size_t)(end - p) > max_line;
-        /* A squid entry cut at its NUL: the NUL ends its line; what follows
-         * it on the line is the next entry's (log_cut.h). Not in a line too
-         * long, which the pipeline may have streamed instead. */
-        const char *cut = !too_long && (job->fmt == LF_AUTO || job->fmt == LF_SQUID)
-                              ? squid_cut_nul(p, content_end)
-                              : NULL;
-        if (cut != NULL && !squid_entry_parses(w, p, cut))
-            cut = NULL;
-        const int split = cut != NULL && cut + 1 < content_end;
-        if (cut != NULL) {
-            content_end = cut;
-            if (split)
-                nl = end = cut;
+        /* A squid entry cut at its NUL (a control byte: the line is not
+         * clean): the NUL ends its line (log_cut.h). Not in a line too long,
+         * which the pipeline may have streamed instead. */
+        const char *cut;
+        if (c < content_end && squid && !too_long &&
+            (cut = squid_cut_at(w, p, content_end)) != NULL) {
+            p = process_squid_cut(w, job, p, cut, content_end, nl);
+            continue;
         }
-        w->squid_cut = cut != NULL;
         w->line_clean = c >= content_end;
         w->json_plain = wr->wants_plain && w->line_clean; /* else not known */
         size_t n = (size_t)(content_end - p);
@@ -189,9 +218,8 @@ void process_chunk(struct worker *w, struct chunk_job *job)
         } else {
             process_line(w, p, n, job->fmt, &job->layout);
         }
-        const char *ending = cut != NULL ? cut + 1 : content_end; /* not the NUL */
-        if (nl != NULL && wr->keeps_line_ending && !split)
-            put_raw(w, ending, (size_t)(end - ending) + 1);
+        if (nl != NULL && wr->keeps_line_ending)
+            put_raw(w, content_end, (size_t)(end - content_end) + 1);
         else
             put_raw(w, "\n", 1); /* the input's last line: ended here, so the next
                                     input's first line stays a line of its own */
