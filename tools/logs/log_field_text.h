@@ -1,5 +1,5 @@
-/* log_field_text.h - a record field's text on its way out: log escapes
- * undone (Apache/nginx \" \\xHH, JSON), CloudFront's own encoding layer
+/* log_field_text.h - a record field's text on its way out: its format's
+ * log escapes undone (log_unescape.h), CloudFront's own encoding layer
  * decoded, then percent-decoded (or only UTF-8-repaired) into bytes that
  * the writers escape for their output. Spans returned live in the worker's
  * fmt_buf until the next call that writes the same buffer. */
