@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "fmt_access.h"
 #include "log_decode.h"
 #include "log_record.h"
 
@@ -23,6 +24,14 @@ struct span decode_bytes(struct worker *w, struct span t, const pct_set *keep, u
 const pct_set *path_keep(const struct worker *w);
 /* The flags of a query: '+' is a space unless --query plain. */
 unsigned query_flags(const struct worker *w);
+
+/* How field f serves as its record's request: 4 a request line, 3 a URL
+ * with a value, 2 a request field that is not a request line (its text is
+ * kept as "request", with no path), 1 a URL field of "-" or nothing, 0 not
+ * a request field. The highest wins, the first of equals: one rule for
+ * every writer and the records (an nginx format with both $request and
+ * $request_uri takes the request line, which has method and protocol). */
+int request_rank(const struct log_field *f);
 
 /* The scheme and authority of an absolute URL ("http://host:80"), 0 for a
  * target that starts with its path. */
