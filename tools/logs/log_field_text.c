@@ -96,13 +96,3 @@ size_t origin_length(struct span u)
         p++;
     return (size_t)(p - u.p);
 }
-
-int request_rank(const struct log_field *f)
-{
-    struct request_parts q;
-    if (f->kind == K_REQUEST)
-        return request_split(f->v, &q) ? 4 : 2;
-    if (f->kind == K_URL)
-        return f->v.n > 0 && !span_is(f->v, "-") ? 3 : 1;
-    return 0;
-}

@@ -25,13 +25,26 @@ const pct_set *path_keep(const struct worker *w);
 /* The flags of a query: '+' is a space unless --query plain. */
 unsigned query_flags(const struct worker *w);
 
-/* How field f serves as its record's request: 4 a request line, 3 a URL
- * with a value, 2 a request field that is not a request line (its text is
- * kept as "request", with no path), 1 a URL field of "-" or nothing, 0 not
- * a request field. The highest wins, the first of equals: one rule for
- * every writer and the records (an nginx format with both $request and
+/* How field f serves as its record's request: REQUEST_LINE a request line
+ * (its parts in *q), 3 a URL with a value, 2 a request field that is not a
+ * request line (its text is kept as "request", with no path), 1 a URL
+ * field of "-" or nothing, 0 not a request field (or unnamed). The highest
+ * wins, the first of equals (so a request line ends the search): one rule
+ * for every writer and the records (an nginx format with both $request and
  * $request_uri takes the request line, which has method and protocol). */
-int request_rank(const struct log_field *f);
+enum {
+    REQUEST_LINE = 4
+};
+static inline int request_rank(const struct log_field *f, struct request_parts *q)
+{
+    if (f->name.n == 0)
+        return 0;
+    if (f->kind == K_REQUEST)
+        return request_split(f->v, q) ? REQUEST_LINE : 2;
+    if (f->kind == K_URL)
+        return f->v.n > 0 && !span_is(f->v, "-") ? 3 : 1;
+    return 0;
+}
 
 /* The scheme and authority of an absolute URL ("http://host:80"), 0 for a
  * target that starts with its path. */

@@ -228,10 +228,11 @@ static inline void walk_time(struct record_walk *k, const struct log_field *f)
 static inline const struct log_field *walk_reserve_request(struct record_walk *k)
 {
     const struct log_field *f = NULL;
+    struct request_parts q;
     int best = 0;
-    for (size_t i = 0; i < k->nfields; i++) {
+    for (size_t i = 0; i < k->nfields && best < REQUEST_LINE; i++) {
         const struct log_field *c = walk_field(k->rec, i);
-        int rank = c->name.n > 0 ? request_rank(c) : 0;
+        int rank = request_rank(c, &q);
         if (rank > best) {
             best = rank;
             f = c;
@@ -243,8 +244,7 @@ static inline const struct log_field *walk_reserve_request(struct record_walk *k
         walk_reserve(k, "path");
         return f;
     }
-    struct request_parts q;
-    int split = f->kind == K_REQUEST && request_split(f->v, &q);
+    const int split = best == REQUEST_LINE;
     if (f->kind == K_REQUEST)
         walk_reserve(k, "method");
     if ((f->kind == K_URL || split) &&

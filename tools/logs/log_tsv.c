@@ -288,21 +288,20 @@ static const struct log_field *record_url(const struct log_record *r, struct req
 {
     const struct log_field *f = NULL;
     int best = 0;
-    for (int i = 0; i < r->n; i++) {
-        int rank = r->f[i].name.n > 0 ? request_rank(&r->f[i]) : 0;
+    for (int i = 0; i < r->n && best < REQUEST_LINE; i++) {
+        int rank = request_rank(&r->f[i], q);
         if (rank > best) {
             best = rank;
             f = &r->f[i];
         }
     }
-    if (f == NULL || (f->kind == K_URL && span_is(f->v, "-")))
-        return NULL;
-    if (f->kind == K_URL) {
-        q->method = q->protocol = span_of(f->v.p, f->v.p);
-        q->target = f->v;
+    if (best == REQUEST_LINE)
         return f;
-    }
-    return request_split(f->v, q) ? f : NULL;
+    if (best != 3 && !(f != NULL && f->kind == K_URL && f->v.n == 0))
+        return NULL; /* none, a URL of "-", or not a request line */
+    q->method = q->protocol = span_of(f->v.p, f->v.p);
+    q->target = f->v;
+    return f;
 }
 
 /* Puts the value of column i if it is request-derived; 0 if it is not. */

@@ -75,22 +75,21 @@ static const struct log_field *record_url(const struct log_session_record *r,
 {
     const struct log_field *f = NULL;
     int best = 0;
-    for (size_t i = 0; i < r->nfields; i++) {
+    for (size_t i = 0; i < r->nfields && best < REQUEST_LINE; i++) {
         const struct log_field *c = engine_field(&r->fields[i]);
-        int rank = c->name.n > 0 ? request_rank(c) : 0;
+        int rank = request_rank(c, q);
         if (rank > best) {
             best = rank;
             f = c;
         }
     }
-    if (f == NULL || (f->kind == K_URL && span_is(f->v, "-")))
-        return NULL;
-    if (f->kind == K_URL) {
-        q->method = q->protocol = span_of(f->v.p, f->v.p);
-        q->target = f->v;
+    if (best == REQUEST_LINE)
         return f;
-    }
-    return request_split(f->v, q) ? f : NULL;
+    if (best != 3 && !(f != NULL && f->kind == K_URL && f->v.n == 0))
+        return NULL; /* none, a URL of "-", or not a request line */
+    q->method = q->protocol = span_of(f->v.p, f->v.p);
+    q->target = f->v;
+    return f;
 }
 
 int log_value_part(struct log_values *v, const struct log_session_record *r, int part,
