@@ -25,6 +25,8 @@ struct log_template {
     int count;  /* items; the last one may be a literal alone */
     int syslog; /* a syslog prefix ("... prog[pid]: ") may come first */
     struct template_item item[TEMPLATE_MAX_ITEMS];
+    /* enum log_escaping of its lines: its server's (log_unescape.h) */
+    unsigned char escaping;
 };
 
 enum template_syntax {

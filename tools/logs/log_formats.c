@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_custom.h"
 #include "fmt_json.h"
 #include "log_cut.h"
 #include "log_formats.h"
@@ -31,6 +32,7 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
             if (template_compile(t, d->template_text, SYNTAX_NGINX) != NULL)
                 goto fail;
             t->syslog = d->syslog;
+            t->escaping = (unsigned char)d->escaping;
             if (d->escaping == LOG_ESC_PERCENT) /* one more layer, and tabs between */
                 for (int k = 0; k < t->count; k++) {
                     t->item[k].layers = 1;
@@ -49,7 +51,7 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         }
     *error = NULL;
     if (custom != NULL) {
-        *error = template_compile(&fs->template[LF_CUSTOM], custom, template_guess_syntax(custom));
+        *error = custom_format_compile(&fs->template[LF_CUSTOM], custom);
         if (*error != NULL)
             goto fail;
         fs->has_template[LF_CUSTOM] = 1;
@@ -185,4 +187,12 @@ void input_format_chunk(struct input_format *is, const char *p, size_t n, enum l
         track_w3c_headers(is, p, n);
     }
     is->offset += n;
+}
+
+enum log_escaping log_formats_escaping(const struct log_formats *fs, int id)
+{
+    if (id == LF_CUSTOM && fs != NULL && fs->has_template[LF_CUSTOM])
+        return (enum log_escaping)fs->template[LF_CUSTOM].escaping;
+    const struct log_format_def *d = log_format_def(id);
+    return d != NULL ? d->escaping : LOG_ESC_NONE;
 }

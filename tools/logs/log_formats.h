@@ -28,6 +28,10 @@ struct log_formats {
 struct log_formats *log_formats_new(const char *custom, const char **error);
 void log_formats_free(struct log_formats *fs);
 
+/* The escaping convention of format id's lines: its registry row's, or
+ * for --log-format its server's (fmt_custom.h). */
+enum log_escaping log_formats_escaping(const struct log_formats *fs, int id);
+
 /* Parses line s as format id into r; 1 if it is one. */
 int record_parse(int id, const char *s, size_t n, struct log_record *r,
                  const struct log_config *cfg);

@@ -8,10 +8,14 @@
 #include "log_field_text.h"
 #include "log_formats.h"
 #include "log_record_out.h"
+#include "log_unescape.h"
 #include "log_writer.h"
 
-static void write_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
+static void write_record(struct worker *w, const char *s, size_t n, struct log_record *r)
 {
+    /* Every writer and the records read a field's text by its format's
+     * convention (field_text): set here, once, for every format. */
+    log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format));
     /* Room for what the writers write before they reserve more (keys,
      * separators); the values reserve their own as they go, so a long line
      * costs a few times its fields, not 24 times the line. */
@@ -41,6 +45,7 @@ static inline void access_add(struct log_record *r, int i, struct span v, int ki
     f->kind = (unsigned char)kind;
     f->quote = (unsigned char)quote;
     f->layers = 0;
+    f->esc = 0;
 }
 
 /* A combined or common line as the fast path parsed it, as a record. */
