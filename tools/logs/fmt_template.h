@@ -25,6 +25,8 @@ struct log_template {
     int count;  /* items; the last one may be a literal alone */
     int syslog; /* a syslog prefix ("... prog[pid]: ") may come first */
     struct template_item item[TEMPLATE_MAX_ITEMS];
+    /* enum log_escaping of its lines: its server's (log_unescape.h) */
+    unsigned char escaping;
 };
 
 enum template_syntax {
@@ -43,6 +45,20 @@ enum template_syntax template_guess_syntax(const char *text);
  * template (space-separated) becomes trailing fields: key=value ones named
  * by their key, others unnamed. */
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r);
+
+/* template_match for a line the server may have cut (log_cut.h): with
+ * TEMPLATE_CUT_QUOTED a line that ends inside a quoted field (no closing
+ * quote) after at least one whole field matches, that field holding what
+ * is there; with TEMPLATE_CUT_ANYWHERE (the line is known to be cut) a bare
+ * field may be the one cut too. The fields after the cut are absent and
+ * r->truncated is set. TEMPLATE_WHOLE: template_match. */
+enum {
+    TEMPLATE_WHOLE,
+    TEMPLATE_CUT_QUOTED,
+    TEMPLATE_CUT_ANYWHERE
+};
+int template_match_cut(const struct log_template *t, const char *s, size_t n, struct log_record *r,
+                       int cut);
 
 /* The fields of [p, e) after a format's own (see template_match); 0 when
  * the record is full. */

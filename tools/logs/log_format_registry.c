@@ -20,7 +20,7 @@ static const struct log_format_def registry[LF_COUNT] = {
         ACCESS_HEAD "$body_bytes_sent", NULL},
     [LF_W3C] = {"w3c", "iis",
         "W3C extended (IIS): '#Fields:' headers, may change midway; %uXXXX decoded",
-        LOG_PARSER_W3C, LOG_DETECT_HEADER, 0, 0, LOG_ESC_NONE, NULL,
+        LOG_PARSER_W3C, LOG_DETECT_HEADER, 0, 0, LOG_ESC_W3C, NULL,
         "the columns a '#Fields:' header names (c-ip is remote, cs-uri-stem path...)"},
     [LF_CLOUDFRONT] = {"cloudfront", NULL,
         "AWS CloudFront (tab-separated W3C): both encoding layers decoded, once each",
@@ -51,7 +51,7 @@ static const struct log_format_def registry[LF_COUNT] = {
         NULL},
     [LF_HAPROXY] = {"haproxy", NULL,
         "HAProxy HTTP log, with or without a syslog prefix; captured headers",
-        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 6, 1, LOG_ESC_BACKSLASH,
+        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 6, 1, LOG_ESC_HAPROXY,
         "${remote} [${time:T}] ${frontend} ${backend} ${timers} ${status:n} ${bytes:n} "
         "${request_cookie} ${response_cookie} ${termination_state} ${conns} ${queues} "
         "${captured_headers:l}\"$request\"", NULL},
