@@ -43,16 +43,17 @@ def run_pct(pct, args, path, wrapper=()):
 def log_records(data, spec):
     """The records of a log as the harness reads them: its lines, and for
     squid also the line split at each NUL (squid ends a cut record with a
-    NUL and no newline). Returns (lines, nul_split_lines)."""
+    NUL and no newline). Returns (lines, [(record, ended by a NUL)] or None)."""
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     lines = [ln[:-1] if ln.endswith(b"\r") else ln for ln in lines]
     split = None
     if spec.nul_records and any(b"\0" in ln for ln in lines):
-        split = []
+        split = []  # (record, ended by a NUL)
         for ln in lines:
-            split += ln.split(b"\0")
+            parts = ln.split(b"\0")
+            split += [(p, k < len(parts) - 1) for k, p in enumerate(parts)]
     return lines, split
 
 
@@ -101,23 +102,30 @@ def models(rec, spec):
     if raw is None:
         return out
 
-    def from_field(items, field):
-        r = logparse.split_request(field)
-        if r is not None:
-            out.append((items, logparse.decode_target(r[1])))
+    # the request line is split as the server wrote it (its escapes hold no
+    # blank), then the defect's reading of the escapes applied to the target
+    split = logparse.split_request(raw)
+
+    def from_target(items, transform):
+        if split is not None:
+            out.append((items, logparse.decode_target(transform(split[1]))))
+
+    def apache(controls):
+        return lambda b: logparse.unescape_apache(b, controls=controls)
 
     if spec.esc == "haproxy":
-        # pct today reads a haproxy line as Apache's: '\"', '\\', '\xhh'
-        # undone (item 3), '#XX' left (item 2)
-        apache_subset = logparse.unescape_apache(raw, controls=False)
-        from_field({2}, raw)
-        from_field({2, 3}, apache_subset)
-        from_field({3}, logparse.unescape_haproxy(apache_subset))
+        # pct read a haproxy line as Apache's: '\"', '\\', '\xhh' undone
+        # (item 3), then \t \n ... too (item 4 fixed); '#XX' left (item 2)
+        from_target({2}, lambda b: b)
+        for controls in (False, True):
+            from_target({2, 3}, apache(controls))
+            from_target({3}, lambda b, c=controls: logparse.unescape_haproxy(apache(c)(b)))
     if spec.esc == "apache":
-        from_field({4}, logparse.unescape_apache(raw, controls=False))
+        from_target({4}, apache(False))
     if spec.shape == "squid_combined":
         # squid's literal '\' read as an escape
-        from_field({"B"}, logparse.unescape_apache(raw, controls=False))
+        from_target({"B"}, apache(False))
+        from_target({"B"}, apache(True))
     field = rec.request_text if rec.request_text is not None else rec.field
     # item 5: the target taken as everything between the first and the last space
     m = re.fullmatch(rb"([^ ]+) (.*) ([^ ]+)", field, re.S)
@@ -186,7 +194,7 @@ def explain_path(rec, spec, mode, got, exp):
             return set(items)
     if spec.shape == "json":
         # item 9: an empty request_uri taken over request
-        if json_raw_value(rec.line, "request_uri") == b"" and gp["path"] in ("", None):
+        if json_raw_value(rec.line, "request_uri") == b"" and gp["path"] == "":
             return {9}
         # item 7: --log-format: JSON escapes of the value not undone
         if mode == "log-format":

@@ -247,14 +247,14 @@ class Record:
 
     _ID = re.compile(rb"/_(\d{5})_/")
 
-    def __init__(self, line, spec):
+    def __init__(self, line, spec, nul_cut=None):
         self.line = line
         # a message of the server's own (haproxy: "Proxy fe stopped ..."):
         # not a request, so pct is right to leave it unparsed
         self.notice = bool(spec.notice and spec.notice.search(line))
         # squid ends a record it cut with a NUL (and no newline): the text
         # after it is the next record
-        self.nul = spec.nul_records and b"\0" in line
+        self.nul = spec.nul_records and b"\0" in line if nul_cut is None else nul_cut
         raw, self.closed = FIELD[spec.shape](line.split(b"\0")[0] if self.nul else line, spec.esc)
         self.request_text = None
         if spec.shape == "json" and raw is not None:
@@ -266,6 +266,10 @@ class Record:
         self.raw_field = raw
         self.field = UNESCAPE[spec.esc](raw) if raw is not None else None
         self.req = split_request(self.field) if self.field is not None else None
+        if self.req is not None and b"\t" in self.field and (spec.shape == "json" or b"\t" not in raw):
+            # blanks the server escaped (nginx writes "GET\x09/q\x09HTTP/1.1"
+            # for a request it refused: 400) are not a request line's
+            self.req = None
         m = self._ID.search(self.field) if self.field is not None else None
         self.id = int(m.group(1)) if m else None
         self.truncated = raw is not None and not self.closed

@@ -253,7 +253,7 @@ def check_log(pct, spec, path, work, sent, report, wrapper):
             # 12) or one per line: follow what it wrote
             rc, out, _ = checks.run_pct(pct, args + ["--tsv", "--fields", "format"], path, wrapper)
             if out.count(b"\n") == len(split):
-                recs = [logparse.Record(ln, spec) for ln in split]
+                recs = [logparse.Record(r, spec, nul_cut=cut) for r, cut in split]
         try:
             results = checks.check_outputs(pct, spec, path, mode, args, recs, wrapper, sent)
         except (OSError, checks.subprocess.SubprocessError) as e:
@@ -268,7 +268,7 @@ def check_log(pct, spec, path, work, sent, report, wrapper):
         for mode, args in spec.modes.items():
             report.result((spec.key, mode, "line-json"), checks.check_line_output_json(pct, path, args, mode, wrapper))
     if sent is not None:
-        recs = [logparse.Record(ln, spec) for ln in (split or lines)]
+        recs = [logparse.Record(r, spec, nul_cut=cut) for r, cut in (split or [(ln, None) for ln in lines])]
         report.result((spec.key, "targets"), checks.check_targets(recs, sent, spec))
 
 
