@@ -34,9 +34,16 @@ class Outcome:
         return [t for items, t in self.diffs if not items]
 
 
+# what a sanitizer said in any run of pct (an ASan/UBSan build as PCT)
+SANITIZER_REPORTS = []
+
+
 def run_pct(pct, args, path, wrapper=()):
     p = subprocess.run(list(wrapper) + [pct, "logs"] + args + [path], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, timeout=PCT_TIMEOUT)
+    if b"Sanitizer" in p.stderr or b"runtime error:" in p.stderr:
+        SANITIZER_REPORTS.append("pct logs %s %s: %s" % (" ".join(args), os.path.basename(path),
+                                                         _short(p.stderr[:400], 300)))
     return p.returncode, p.stdout, p.stderr
 
 

@@ -29,6 +29,8 @@ or XPASS):
   line-json       JSON lines in, the line output is JSON (nginx escape=json)
   targets         (the harness itself) the target each server logged is the
                   one sent, or a prefix of it when the server cut it
+  sanitizers      no ASan/UBSan report in any run of pct (when PCT is such
+                  a build)
 
 --logs DIR checks the logs already in DIR (as --save wrote them) without
 starting servers; --save DIR copies the logs and the requests sent to DIR.
@@ -232,6 +234,11 @@ def main():
             if spec.file not in files:
                 continue
             check_log(pct, spec, files[spec.file], work, sent if not args.logs else None, report, wrapper)
+        sanitizers = checks.Outcome()
+        sanitizers.checked = 1
+        for text in checks.SANITIZER_REPORTS:
+            sanitizers.add(set(), text)
+        report.result(("pct", "sanitizers"), sanitizers)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.write_known:
