@@ -547,10 +547,11 @@ def send(port, raw, timeout=10.0):
     """One connection: send the request, read until the server closes.
     Returns the response bytes (maybe empty)."""
     resp = b""
+    deadline = time.monotonic() + 2 * timeout
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         try:
             s.sendall(raw)
-            while True:
+            while time.monotonic() < deadline:
                 chunk = s.recv(65536)
                 if not chunk:
                     break
