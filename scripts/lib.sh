@@ -13,9 +13,10 @@ PCT_PACKAGES=(
     libisal-dev zlib1g-dev libzstd-dev gzip zstd xz-utils bzip2
     # the nginx module (contrib/nginx): Debian's nginx, and its configure script and headers
     nginx-light nginx-dev
-    # the realservers step: pct logs on the logs these servers write (tests/realservers);
-    # run from private configs on 127.0.0.1, never as services (the packages' postinst
-    # starts nothing where policy-rc.d forbids it, as in containers)
+    # the realservers step: pct logs on the logs these servers write (tests/realservers),
+    # each run from a private config on free ports of 127.0.0.1, never as a service. Their
+    # postinst starts the services unless /usr/sbin/policy-rc.d exits 101 (Debian's container
+    # images have one: nothing starts); the step needs none of them, nor port 80
     apache2 haproxy rsyslog squid lighttpd varnish
 )
 
