@@ -168,6 +168,8 @@ def json_raw_value(line, key):
 def explain_unparsed(rec, spec, mode):
     if b"\0" in rec.line:
         return {12}
+    if spec.key == "haproxy/httplog-rsyslog5424":
+        return {"F"}  # an RFC 5424 syslog prefix
     if spec.shape == "haproxy_clf" and mode != "auto":
         return {1}  # the haproxy format does not know `option httplog clf`
     if spec.shape == "squid_combined" and rec.raw_field is not None:

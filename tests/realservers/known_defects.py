@@ -41,6 +41,10 @@ Letters are defects the real servers showed that issue 24 does not list:
      httplog` written out: '%ci:%cp [%tr] %ft %b/%s ... %{+Q}r'): "unknown
      Apache directive" (issue 24 asks for them under "What to build", 2, but
      does not list it among the problems)
+  F  haproxy lines with an RFC 5424 syslog prefix (rsyslog's
+     RSYSLOG_SyslogProtocol23Format: '<134>1 2026-11-27T19:34:09+00:00 host
+     haproxy 28898 - -  127.0.0.1:54370 [...] ...') unparsed (issue 24,
+     What to build 2, names RFC 5424; not among the problems)
 """
 
 KNOWN = {
@@ -73,6 +77,13 @@ KNOWN = {
     ('haproxy/httplog-rsyslog', 'log-format', 'json-strict'): {'E'},
     ('haproxy/httplog-rsyslog', 'log-format', 'tsv-columns'): {'E'},
     ('haproxy/httplog-rsyslog', 'log-format', 'writers-agree'): {'E'},
+
+    ('haproxy/httplog-rsyslog5424', 'auto', 'unparsed'): {'F'},
+    ('haproxy/httplog-rsyslog5424', 'auto', 'paths'): {'F'},
+    ('haproxy/httplog-rsyslog5424', 'auto', 'truncated'): {13},
+    ('haproxy/httplog-rsyslog5424', 'format-haproxy', 'unparsed'): {'F'},
+    ('haproxy/httplog-rsyslog5424', 'format-haproxy', 'paths'): {'F'},
+    ('haproxy/httplog-rsyslog5424', 'format-haproxy', 'truncated'): {13},
 
     ('haproxy/httplog-stdout', 'log-format', 'unparsed'): {'E'},
     ('haproxy/httplog-stdout', 'log-format', 'paths'): {'E'},

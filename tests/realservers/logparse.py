@@ -50,7 +50,11 @@ UNESCAPE = {"nginx": unescape_nginx, "apache": unescape_apache, "haproxy": unesc
 # Finding the request field in a line. Each returns (field bytes, closed):
 # closed is False when the line ends inside the field (the server cut it).
 
-_SYSLOG = re.compile(rb"^[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d \S+ haproxy\[\d+\]: ")
+# RFC 3164 (Debian's rsyslog files), RFC 3339 times (rsyslog's default file
+# format), RFC 5424
+_SYSLOG = re.compile(rb"^(?:[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d \S+ haproxy\[\d+\]: "
+                     rb"|\d{4}-\d\d-\d\dT\S+ \S+ haproxy\[\d+\]: "
+                     rb"|<\d+>1 \S+ \S+ haproxy \S+ \S+ (?:-|\[.*?\]) )")
 _CLF_HEAD = re.compile(rb'^\S+ \S+ \S+ \[[^\]]*\] "')
 _VARNISH_CUSTOM_HEAD = re.compile(rb'^\S+ \[[^\]]*\] "')
 

@@ -32,7 +32,7 @@ def _lf(s):
 # `option httplog` as a log-format string (HAProxy's configuration manual, 8.2.3)
 HAPROXY_HTTPLOG = ("%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc "
                    "%ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r")
-HAPROXY_NOTICE = re.compile(rb"(^|: )Proxy \S+ (started|stopped|paused|resumed)")
+HAPROXY_NOTICE = re.compile(rb"(^|[:-] +)Proxy \S+ (started|stopped|paused|resumed)")
 
 SPECS = [
     LogSpec("nginx/combined", "nginx-combined.log", "clf", "nginx",
@@ -48,6 +48,10 @@ SPECS = [
     LogSpec("haproxy/httplog-rsyslog", "haproxy-httplog-rsyslog.log", "haproxy_httplog", "haproxy",
             {"auto": [], "format-haproxy": ["--format", "haproxy"], "log-format": _lf(HAPROXY_HTTPLOG)},
             notice=HAPROXY_NOTICE),
+    LogSpec("haproxy/httplog-rsyslog3339", "haproxy-httplog-rsyslog3339.log", "haproxy_httplog", "haproxy",
+            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+    LogSpec("haproxy/httplog-rsyslog5424", "haproxy-httplog-rsyslog5424.log", "haproxy_httplog", "haproxy",
+            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
     LogSpec("haproxy/httplog-stdout", "haproxy-httplog-stdout.log", "haproxy_httplog", "haproxy",
             {"auto": [], "format-haproxy": ["--format", "haproxy"], "log-format": _lf(HAPROXY_HTTPLOG)},
             notice=HAPROXY_NOTICE),

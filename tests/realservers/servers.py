@@ -317,15 +317,16 @@ CustomLog %(d)s/apache2-custom.log custom
 
 
 class Rsyslog:
-    """rsyslogd with a private configuration: imudp on 127.0.0.1, one file
-    per facility (local0..), Debian's traditional file format."""
+    """rsyslogd with a private configuration: imudp on 127.0.0.1, and per
+    facility (local0..) files in the given templates (Debian's traditional
+    file format; rsyslog's own default, RFC 3339 times; RFC 5424)."""
 
     def __init__(self, server, files):
         self.server = server
         self.port = free_port()
-        self.files = files  # facility -> path
-        rules = "".join('%s.* action(type="omfile" file="%s" template="RSYSLOG_TraditionalFileFormat")\n'
-                        % (fac, path) for fac, path in files.items())
+        self.files = files  # facility -> [(path, template)]
+        rules = "".join('%s.* action(type="omfile" file="%s" template="%s")\n' % (fac, path, template)
+                        for fac, outs in files.items() for path, template in outs)
         os.makedirs(server.path("rsyslog"), exist_ok=True)
         conf = server.write("rsyslog.conf", """global(workDirectory="%(d)s/rsyslog")
 module(load="imudp")
@@ -346,20 +347,16 @@ input(type="imudp" address="127.0.0.1" port="%(port)d")
         token = "pct-realservers-mark-%s-%s" % (word, os.getpid())
         codes = {"local%d" % i: 16 + i for i in range(8)}
         msg = ("<%d>Nov 27 00:00:00 localhost marker: %s" % (codes[fac] * 8 + 6, token)).encode()
-        path = self.files[fac]
+        paths = [p for p, _ in self.files[fac]]
 
         def arrived():
             if self.proc.poll() is not None:
                 raise ServerError("rsyslogd exited: %s" % self.proc.stderr_tail())
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
                 s.sendto(msg, ("127.0.0.1", self.port))
-            try:
-                with open(path, "rb") as f:
-                    return token.encode() in f.read()
-            except OSError:
-                return False
+            return all(_contains(p, token.encode()) for p in paths)
 
-        wait_for(arrived, "rsyslogd to write a marker to %s" % path)
+        wait_for(arrived, "rsyslogd to write a marker to %s" % ", ".join(paths))
 
 
 HAPROXY_FORMATS = {"httplog": "option httplog", "clf": "option httplog clf"}
@@ -378,9 +375,12 @@ class Haproxy(Server):
 
     def start(self, backend_port):
         self.port = free_port()
-        self.logs = {self.fmt + "-rsyslog": self.path("haproxy-%s-rsyslog.log" % self.fmt),
-                     self.fmt + "-stdout": self.path("haproxy-%s-stdout.log" % self.fmt)}
-        self.rsyslog = Rsyslog(self, {self.fac: self.logs[self.fmt + "-rsyslog"]})
+        outs = [("rsyslog", "RSYSLOG_TraditionalFileFormat")]
+        if self.fmt == "httplog":
+            outs += [("rsyslog3339", "RSYSLOG_FileFormat"), ("rsyslog5424", "RSYSLOG_SyslogProtocol23Format")]
+        self.logs = {"%s-%s" % (self.fmt, k): self.path("haproxy-%s-%s.log" % (self.fmt, k)) for k, _ in outs}
+        self.logs[self.fmt + "-stdout"] = self.path("haproxy-%s-stdout.log" % self.fmt)
+        self.rsyslog = Rsyslog(self, {self.fac: [(self.logs["%s-%s" % (self.fmt, k)], t) for k, t in outs]})
         conf = self.write("haproxy.cfg", """global
     pidfile %(d)s/haproxy.pid
     maxconn 64
