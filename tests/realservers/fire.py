@@ -53,6 +53,7 @@ def all_servers(workdir):
         ("apache2", lambda: servers.Apache(os.path.join(workdir, "apache2"))),
         ("haproxy-httplog", lambda: servers.Haproxy(os.path.join(workdir, "haproxy-httplog"), "httplog")),
         ("haproxy-clf", lambda: servers.Haproxy(os.path.join(workdir, "haproxy-clf"), "clf")),
+        ("haproxy-tcplog", lambda: servers.Haproxy(os.path.join(workdir, "haproxy-tcplog"), "tcplog")),
         ("squid", lambda: servers.Squid(os.path.join(workdir, "squid"))),
         ("lighttpd", lambda: servers.Lighttpd(os.path.join(workdir, "lighttpd"))),
         ("varnish", lambda: servers.Varnish(os.path.join(workdir, "varnish"))),

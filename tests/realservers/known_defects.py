@@ -45,6 +45,9 @@ Letters are defects the real servers showed that issue 24 does not list:
      RSYSLOG_SyslogProtocol23Format: '<134>1 2026-11-27T19:34:09+00:00 host
      haproxy 28898 - -  127.0.0.1:54370 [...] ...') unparsed (issue 24,
      What to build 2, names RFC 5424; not among the problems)
+  G  haproxy `option tcplog` lines ('127.0.0.1:54370 [27/Nov/2026:19:34:09.307]
+     fe be/s1 1/0/5 212 -- 1/1/0/0/0 0/0') unparsed (What to build 2 names
+     tcplog; not among the problems)
 """
 
 KNOWN = {
@@ -102,6 +105,12 @@ KNOWN = {
     ('haproxy/clf-stdout', 'format-haproxy', 'unparsed'): {1},
     ('haproxy/clf-stdout', 'format-haproxy', 'paths'): {1},
     ('haproxy/clf-stdout', 'format-haproxy', 'truncated'): {13},
+
+    ('haproxy/tcplog-rsyslog', 'auto', 'unparsed'): {'G'},
+    ('haproxy/tcplog-rsyslog', 'format-haproxy', 'unparsed'): {'G'},
+
+    ('haproxy/tcplog-stdout', 'auto', 'unparsed'): {'G'},
+    ('haproxy/tcplog-stdout', 'format-haproxy', 'unparsed'): {'G'},
 
     ('squid/native', 'auto', 'paths'): {11},
     ('squid/native', 'format-squid', 'paths'): {11},

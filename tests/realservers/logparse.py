@@ -136,7 +136,11 @@ def field_json(line, esc):
     return req, True
 
 
-FIELD = {"clf": field_clf, "varnish_custom": field_varnish_custom,
+def field_none(line, esc):
+    return None, True  # haproxy's tcplog: no request in the line
+
+
+FIELD = {"clf": field_clf, "haproxy_tcplog": field_none, "varnish_custom": field_varnish_custom,
          "haproxy_httplog": field_haproxy_httplog, "haproxy_clf": field_haproxy_clf,
          "squid_native": field_squid_native,
          "squid_combined": field_squid_combined, "json": field_json}

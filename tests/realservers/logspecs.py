@@ -21,6 +21,8 @@ class LogSpec:
         # a format of its own: in auto mode a line may be unparsed, but a
         # line that is parsed must be parsed right
         self.custom = custom
+        # haproxy's tcplog has no request: no paths, truncated, targets checks
+        self.has_request = shape != "haproxy_tcplog"
         # Referer and User-Agent: where the harness reads them (logparse.headers)
         self.headers = shape in ("clf", "varnish_custom", "json") and esc in ("nginx", "apache", "json")
 
@@ -58,6 +60,11 @@ SPECS = [
     LogSpec("haproxy/clf-rsyslog", "haproxy-clf-rsyslog.log", "haproxy_clf", "haproxy",
             {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
     LogSpec("haproxy/clf-stdout", "haproxy-clf-stdout.log", "haproxy_clf", "haproxy",
+            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+    # option tcplog: connections, no request in the line
+    LogSpec("haproxy/tcplog-rsyslog", "haproxy-tcplog-rsyslog.log", "haproxy_tcplog", "haproxy",
+            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+    LogSpec("haproxy/tcplog-stdout", "haproxy-tcplog-stdout.log", "haproxy_tcplog", "haproxy",
             {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
     LogSpec("squid/native", "squid-native.log", "squid_native", "squid",
             {"auto": [], "format-squid": ["--format", "squid"]}, nul_records=True),

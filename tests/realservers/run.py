@@ -274,7 +274,7 @@ def check_log(pct, spec, path, work, sent, report, wrapper):
     if spec.shape == "json":
         for mode, args in spec.modes.items():
             report.result((spec.key, mode, "line-json"), checks.check_line_output_json(pct, path, args, mode, wrapper))
-    if sent is not None:
+    if sent is not None and spec.has_request:
         recs = [logparse.Record(r, spec, nul_cut=cut) for r, cut in (split or [(ln, None) for ln in lines])]
         report.result((spec.key, "targets"), checks.check_targets(recs, sent, spec))
 

@@ -359,7 +359,7 @@ input(type="imudp" address="127.0.0.1" port="%(port)d")
         wait_for(arrived, "rsyslogd to write a marker to %s" % ", ".join(paths))
 
 
-HAPROXY_FORMATS = {"httplog": "option httplog", "clf": "option httplog clf"}
+HAPROXY_FORMATS = {"httplog": "option httplog", "clf": "option httplog clf", "tcplog": "option tcplog"}
 
 
 class Haproxy(Server):
@@ -371,7 +371,7 @@ class Haproxy(Server):
     def __init__(self, directory, fmt):
         super().__init__(directory)
         self.fmt = fmt
-        self.fac = {"httplog": "local0", "clf": "local1"}[fmt]
+        self.fac = {"httplog": "local0", "clf": "local1", "tcplog": "local2"}[fmt]
 
     def start(self, backend_port):
         self.port = free_port()
@@ -389,19 +389,19 @@ defaults
     timeout connect 5s
     timeout client 5s
     timeout server 5s
-    timeout http-request 5s
 frontend fe
     bind 127.0.0.1:%(port)d
     log 127.0.0.1:%(sport)d %(fac)s
     log stdout format raw %(fac)s
     %(option)s
-    capture request header Referer len 64
-    capture request header User-Agent len 64
-    default_backend be
+%(http)s    default_backend be
 backend be
-    server s1 127.0.0.1:%(bport)d
+%(mode)s    server s1 127.0.0.1:%(bport)d
 """ % {"d": self.dir, "port": self.port, "sport": self.rsyslog.port, "fac": self.fac,
-            "option": HAPROXY_FORMATS[self.fmt], "bport": backend_port})
+            "option": HAPROXY_FORMATS[self.fmt], "bport": backend_port,
+            "mode": "    mode tcp\n" if self.fmt == "tcplog" else "",
+            "http": "    mode tcp\n" if self.fmt == "tcplog" else
+            "    capture request header Referer len 64\n    capture request header User-Agent len 64\n"})
         p = self.spawn("haproxy", ["/usr/sbin/haproxy", "-db", "-f", conf],
                        stdout=self.logs[self.fmt + "-stdout"])
         wait_port(self.port, p, "haproxy")
