@@ -1,7 +1,9 @@
 """The checks run on every collected log, and the attribution of each
 difference to a known defect of issue 24 (known_defects.py) where one
 explains it."""
+import csv
 import gzip
+import io
 import json
 import os
 import re
@@ -266,7 +268,7 @@ def check_outputs(pct, spec, path, mode, args, recs, wrapper=(), sent=None):
         items = set()
         if b"unknown Apache directive" in err and "%ci" in " ".join(args):
             items = {"E"}  # HAProxy log-format strings not taken
-        for name in ("json-strict", "unparsed", "paths", "tsv-columns", "writers-agree"):
+        for name in ("json-strict", "unparsed", "paths", "tsv-columns", "csv-columns", "writers-agree"):
             res[name] = Outcome()
             res[name].add(items, "pct exited with status %d: %s" % (rc, err.decode("utf-8", "replace").strip()[:160]))
         return res
@@ -338,6 +340,26 @@ def check_outputs(pct, spec, path, mode, args, recs, wrapper=(), sent=None):
         t.add(set(), "column counts %s" % ", ".join("%d (%d rows, first line %d)" % (k, len(v), v[0])
                                                   for k, v in sorted(counts.items())))
     res["tsv-columns"] = t
+    # csv: RFC 4180 records (quoted cells may hold newlines), one per line
+    rc, cout, err = run_pct(pct, args + ["--csv"], path, wrapper)
+    c = Outcome()
+    try:
+        rows = list(csv.reader(io.StringIO(cout.decode("utf-8"), newline="")))
+    except (UnicodeDecodeError, csv.Error) as e:
+        rows = []
+        c.add(set(), "not CSV: %s" % e)
+    c.checked = len(rows)
+    if rc != 0:
+        c.add(set(), "exit status %d: %s" % (rc, err.decode("utf-8", "replace").strip()[:200]))
+    if len(rows) != len(recs):
+        c.add(set(), "%d rows for %d records" % (len(rows), len(recs)))
+    widths = {}
+    for i, r in enumerate(rows):
+        widths.setdefault(len(r), []).append(i + 1)
+    if len(widths) > 1:
+        c.add(set(), "column counts %s" % ", ".join("%d (%d rows, first row %d)" % (k, len(v), v[0])
+                                                  for k, v in sorted(widths.items())))
+    res["csv-columns"] = c
     rc, tout, err = run_pct(pct, args + ["--tsv", "--fields", "path"], path, wrapper)
     a = Outcome()
     prow = tout.split(b"\n")

@@ -79,6 +79,7 @@ KNOWN = {
     ('haproxy/httplog-rsyslog', 'log-format', 'paths'): {'E'},
     ('haproxy/httplog-rsyslog', 'log-format', 'json-strict'): {'E'},
     ('haproxy/httplog-rsyslog', 'log-format', 'tsv-columns'): {'E'},
+    ('haproxy/httplog-rsyslog', 'log-format', 'csv-columns'): {'E'},
     ('haproxy/httplog-rsyslog', 'log-format', 'writers-agree'): {'E'},
 
     ('haproxy/httplog-rsyslog5424', 'auto', 'unparsed'): {'F'},
@@ -92,6 +93,7 @@ KNOWN = {
     ('haproxy/httplog-stdout', 'log-format', 'paths'): {'E'},
     ('haproxy/httplog-stdout', 'log-format', 'json-strict'): {'E'},
     ('haproxy/httplog-stdout', 'log-format', 'tsv-columns'): {'E'},
+    ('haproxy/httplog-stdout', 'log-format', 'csv-columns'): {'E'},
     ('haproxy/httplog-stdout', 'log-format', 'writers-agree'): {'E'},
 
     ('haproxy/clf-rsyslog', 'auto', 'unparsed'): {1},

@@ -19,6 +19,7 @@ or XPASS):
                   decoded independently (logparse.py)
   json-strict     --json: one object per line, valid, keys unique
   tsv-columns     --tsv: one row per line, one column count
+  csv-columns     --csv: one RFC 4180 record per line, one column count
   writers-agree   the path of --tsv is the path of --json
   headers         Referer and User-Agent: the server's escaping undone
   truncated       the records the server cut (and only they) are flagged
@@ -142,8 +143,8 @@ def write_known(found):
         else:
             known.pop(name, None)
     order = {spec.key: i for i, spec in enumerate(logspecs.SPECS)}
-    kinds = ["unparsed", "paths", "headers", "json-strict", "tsv-columns", "writers-agree",
-             "truncated", "line-json"]
+    kinds = ["unparsed", "paths", "headers", "json-strict", "tsv-columns", "csv-columns",
+             "writers-agree", "truncated", "line-json"]
 
     def sort_key(name):
         spec = logspecs.SPECS[order[name[0]]]
