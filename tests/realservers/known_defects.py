@@ -20,10 +20,13 @@ Numbers are the items of issue 24's list:
   8  line output of JSON lines: C1 controls / DEL written as \xHH (not JSON)
   9  JSON lines: an empty request_uri wins over request
   10 JSON lines: a string "-" becomes null
-  11 a request field that is not a request line: --json gives its text as
-     the path, --tsv \N
+  11 a request field that is not a request line (haproxy's <BADREQ>, TLS
+     bytes, "hello world", lighttpd's "GET  HTTP/1.1", varnish's "- http://
+     localhost HTTP/1.0", squid's "error:invalid-request"): its text given as
+     the path, the writers disagree, or no "request" text said
   12 squid: a NUL ends a cut record, the next one runs on
-  13 records the server cut (haproxy at 1,024 bytes) unparsed
+  13 records the server cut (haproxy at 1,024 bytes, nginx/Apache 414
+     lines, varnish's 255-byte URLs) unparsed or not flagged "truncated"
 Letters are defects the real servers showed that issue 24 does not list:
   A  --log-format "... \"%m %U%q %H\" ..." (varnishncsa -F; Apache the same):
      the log escapes in %U%q (\" \\ \xhh) are not undone
