@@ -415,7 +415,8 @@ def test_custom():
     line = b'192.0.2.9 "GET /a\\tb\\\\c HTTP/1.1" 200 "x\\by"\n'
     obj = json_objects("apache LogFormat", run_ok("apache LogFormat", ["--log-format", apache, "--json"], line).stdout)[0]
     check("apache LogFormat", (obj.get("path"), obj.get("agent")) == ("/a\tb\\c", "x\by"), "got %r" % obj)
-    for bad in ["escape=yaml $remote_addr", "log_format main escape=json '{\"a\":\"$remote_addr\"}", "LogFormat %h"]:
+    for bad in ["escape=yaml $remote_addr", "log_format main escape=json '{\"a\":\"$remote_addr\"}", "LogFormat %h",
+                "log_format '$remote_addr';", "log_format main '$remote_addr'; x"]:
         result = test_logs.run(["--log-format", bad])
         check("bad --log-format %r (exit 2)" % bad, result.returncode == 2, "exit %d" % result.returncode)
 

@@ -96,8 +96,12 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
         escaping = LOG_ESC_BACKSLASH;
     } else {
         int directive = starts_word(p, "log_format");
-        if (directive) /* log_format NAME */
-            p = skip_space(word_end(skip_space(p + strlen("log_format"))));
+        if (directive) { /* log_format NAME */
+            p = skip_space(p + strlen("log_format"));
+            if (*p == '\'' || *p == '"' || *p == '\0' || *p == ';')
+                return "log_format takes a name before its format string";
+            p = skip_space(word_end(p));
+        }
         escaping = LOG_ESC_NGINX;
         int option = strncmp(p, "escape=", 7) == 0;
         if (option) {
