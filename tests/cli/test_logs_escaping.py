@@ -339,6 +339,15 @@ def test_not_request():
     # Line output: written as it was, nothing decoded.
     result = run_ok("not a request line", [], fast)
     check("not a request line output", result.stdout == fast, short(result.stdout))
+    # A format with $request_method too: the request's method is still null
+    # in every writer (the other "method" goes to JSON's "extra").
+    fmt = '$remote_addr "$request" $request_method $status'
+    data = b'192.0.2.9 "<BADREQ>" GET 400\n'
+    obj = json_objects("badreq method", run_ok("badreq method", ["--log-format", fmt, "--json"], data).stdout)[0]
+    check("not a request, $request_method: json", (obj.get("method", "(absent)"), obj.get("path", "(absent)"),
+          obj.get("extra")) == (None, None, ["method=GET"]), short(obj))
+    result = run_ok("badreq method tsv", ["--log-format", fmt, "--tsv", "--fields", "method,path,request"], data)
+    check("not a request, $request_method: tsv", result.stdout == b"\\N\t\\N\t<BADREQ>\n", short(result.stdout))
     # HAProxy's own <BADREQ> line.
     badreq = HAPROXY_HEAD + b'{x} "<BADREQ>"\n'
     obj = json_objects("haproxy badreq", run_ok("haproxy badreq", ["--format", "haproxy", "--json"], badreq).stdout)[0]
