@@ -46,6 +46,20 @@ enum template_syntax template_guess_syntax(const char *text);
  * by their key, others unnamed. */
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r);
 
+/* template_match for a line the server may have cut (log_cut.h): with
+ * TEMPLATE_CUT_QUOTED a line that ends inside a quoted field (no closing
+ * quote) after at least one whole field matches, that field holding what
+ * is there; with TEMPLATE_CUT_ANYWHERE (the line is known to be cut) a bare
+ * field may be the one cut too. The fields after the cut are absent and
+ * r->truncated is set. TEMPLATE_WHOLE: template_match. */
+enum {
+    TEMPLATE_WHOLE,
+    TEMPLATE_CUT_QUOTED,
+    TEMPLATE_CUT_ANYWHERE
+};
+int template_match_cut(const struct log_template *t, const char *s, size_t n, struct log_record *r,
+                       int cut);
+
 /* The fields of [p, e) after a format's own (see template_match); 0 when
  * the record is full. */
 int template_add_trailing(struct log_record *r, const char *p, const char *e);

@@ -48,6 +48,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 struct stats {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
     uint64_t formats[LOG_STATS_FORMATS]; /* lines parsed, per enum log_format_id */
+    uint64_t truncated;                  /* records the server cut (log_cut.h) */
 };
 
 /* Per-thread work state. */

@@ -7,6 +7,7 @@
 
 #include "fmt_custom.h"
 #include "fmt_json.h"
+#include "log_cut.h"
 #include "log_formats.h"
 
 struct log_formats *log_formats_new(const char *custom, const char **error)
@@ -66,18 +67,49 @@ void log_formats_free(struct log_formats *fs)
     free(fs);
 }
 
-int record_parse(int id, const char *s, size_t n, struct log_record *r,
-                 const struct log_config *cfg)
+/* record_parse, or with cut (TEMPLATE_CUT_*) only a cut record of a
+ * template format. */
+static int parse_as(int id, const char *s, size_t n, struct log_record *r,
+                    const struct log_config *cfg, int cut)
 {
     r->n = 0;
     r->names_len = 0;
     r->format = id;
-    if (id == LF_JSON)
-        return json_line_parse(s, n, r, cfg->json_key);
+    r->truncated = 0;
+    int ok;
+    if (id == LF_JSON) {
+        ok = cut == TEMPLATE_WHOLE && json_line_parse(s, n, r, cfg->json_key);
+    } else {
+        const struct log_formats *fs = cfg->formats;
+        if (id < 0 || id >= LF_COUNT || !fs->has_template[id])
+            return 0;
+        ok = template_match_cut(&fs->template[id], s, n, r, cut);
+        if (ok && cut == TEMPLATE_CUT_QUOTED && !r->truncated)
+            ok = 0; /* whole: record_parse's, not a cut one */
+        if (ok && cut == TEMPLATE_CUT_ANYWHERE)
+            r->truncated = 1; /* known to be cut, whichever field it was */
+    }
+    if (ok && !r->truncated)
+        record_mark_cut(r);
+    return ok;
+}
+
+int record_parse(int id, const char *s, size_t n, struct log_record *r,
+                 const struct log_config *cfg)
+{
+    return parse_as(id, s, n, r, cfg, TEMPLATE_WHOLE);
+}
+
+int record_parse_cut(int id, const char *s, size_t n, struct log_record *r,
+                     const struct log_config *cfg, int cut)
+{
+    if (id >= 0)
+        return parse_as(id, s, n, r, cfg, cut);
     const struct log_formats *fs = cfg->formats;
-    if (id < 0 || id >= LF_COUNT || !fs->has_template[id])
-        return 0;
-    return template_match(&fs->template[id], s, n, r);
+    for (int i = 0; i < fs->ndetect; i++)
+        if (parse_as(fs->detect[i], s, n, r, cfg, cut))
+            return 1;
+    return 0;
 }
 
 int record_detect(const char *s, size_t n, struct log_record *r, const struct log_config *cfg,

@@ -52,6 +52,9 @@ struct log_record {
     struct log_field f[LOG_RECORD_MAX];
     size_t names_len;
     char names[4096]; /* names built while parsing (JSON keys "a.b") */
+    /* The server cut the line (log_cut.h): the fields are what is there,
+     * the last one possibly partial, the ones after it absent. */
+    unsigned char truncated;
 };
 
 /* Adds a field named by a C string; 0 when the record is full. Inline, so

@@ -290,13 +290,14 @@ static inline void walk_extra(struct record_walk *k)
     sink_end(k->s);
 }
 
-/* A parsed record as one object: "format", then every field by name (a
+/* A parsed record as one object: "format", "truncated": true if the
+ * server cut it (log_cut.h; the key is absent otherwise), then every field by name (a
  * request as method, origin, path, query, protocol; a time also as
  * NAME_iso), each key once: the request's keys are its own, and a field
  * whose key the object already has (a later duplicate) goes to "extra" as
  * "NAME=text", after the unnamed fields before it. */
 static inline void record_walk(struct worker *w, struct record_sink *s, const char *format,
-                               const void *rec, size_t nfields)
+                               int truncated, const void *rec, size_t nfields)
 {
     struct record_walk walk; /* about 15 KiB */
     struct record_walk *k = &walk;
@@ -308,9 +309,15 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
     w->json_keys.len = 0;
     walk_reserve(k, "format");
     walk_reserve(k, "extra");
+    if (truncated) /* a field of that name goes to "extra" */
+        walk_reserve(k, "truncated");
     const struct log_field *request = walk_reserve_request(k);
     walk_key_str(k, "format");
     sink_string(s, format, strlen(format), 1); /* a C literal */
+    if (truncated) {
+        walk_key_str(k, "truncated");
+        sink_literal(s, "true", 4);
+    }
     for (size_t i = 0; i < nfields; i++) {
         const struct log_field *f = walk_field(rec, i);
         const int own = f == request;

@@ -26,12 +26,13 @@ enum column {
     COL_ORIGIN,
     COL_FORMAT,
     COL_LINE,
+    COL_TRUNCATED,
     COL_ISO
 };
 static void table_columns_find(struct log_table *tab)
 {
-    static const char *const parts[] = {"",         "method", "path",   "query",
-                                        "protocol", "origin", "format", "line"};
+    static const char *const parts[] = {"",       "method", "path", "query",    "protocol",
+                                        "origin", "format", "line", "truncated"};
     for (int i = 0; i < tab->count; i++) {
         const char *name = tab->names[i];
         size_t len = strlen(name);
@@ -403,6 +404,10 @@ static void table_column(struct worker *w, const struct table_style *st, const c
     }
     if (column == COL_LINE) {
         table_text(w, st, span_of(s, s + n));
+        return;
+    }
+    if (column == COL_TRUNCATED) { /* the server cut the line (log_cut.h) */
+        put_str(w, r->truncated ? "true" : "false");
         return;
     }
     if (table_url_part(w, st, row, i))

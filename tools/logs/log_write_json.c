@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "log_cut.h"
 #include "log_field_text.h"
 #include "log_formats.h"
 #include "log_record_out.h"
@@ -330,14 +331,16 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
 }
 
 /* 1 if a combined or common line's JSON needs the record: it has fields
- * after the last one of its format (nginx adds some), or a '\\' (log
- * escapes such as \\" and \\x22 to undo). */
+ * after the last one of its format (nginx adds some), the server cut it
+ * (log_cut.h), or a '\\' (log escapes such as \\" and \\x22 to undo). */
 static int json_through_record(const struct worker *w, const char *s, size_t n,
                                const struct access *a, enum log_format_id fmt)
 {
     int combined = a->has_ra && fmt != LF_COMMON;
     if (combined ? access_has_trailing(s, n, a->agent) : a->bytes.p + a->bytes.n != s + n)
         return 1;
+    if (request_was_cut(a->request, a->status))
+        return 1; /* "truncated": true */
     return !w->json_plain && memchr(s, '\\', n) != NULL;
 }
 
@@ -443,7 +446,7 @@ static void json_record(struct worker *w, const char *s, size_t n, const struct 
     struct record_sink sink = {w, 0};
     buf_reserve(w->out, 64 * LOG_RECORD_MAX + 1024);
     put_raw(w, "{", 1);
-    record_walk(w, &sink, log_format_name(r->format), r, (size_t)r->n);
+    record_walk(w, &sink, log_format_name(r->format), r->truncated, r, (size_t)r->n);
     put_raw(w, "}", 1);
 }
 
