@@ -83,6 +83,15 @@ static const char *apache_string(const char *p, char *out, size_t cap)
     return *p == '\0' ? NULL : "text after LogFormat's format string and nickname";
 }
 
+/* 1 if text is '{' ... '}' (spaces around). */
+static int json_shaped(const char *text)
+{
+    const char *p = skip_space(text), *e = p + strlen(p);
+    while (e > p && isspace((unsigned char)e[-1]))
+        e--;
+    return e - p >= 2 && p[0] == '{' && e[-1] == '}';
+}
+
 static const char *compile(struct log_template *t, const char *text, char *unwrapped)
 {
     const char *p = skip_space(text), *error;
@@ -125,6 +134,12 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
             text = p;
         }
         syntax = directive || option ? SYNTAX_NGINX : template_guess_syntax(text);
+        /* A format shaped as a JSON object is nginx's escape=json one (with
+         * escape=default its '"' would be \x22, which JSON does not have):
+         * read so when escape= is not given; the JSON escapes undo \xHH
+         * too, so either reads right. */
+        if (!option && syntax == SYNTAX_NGINX && json_shaped(text))
+            escaping = LOG_ESC_JSON;
         if (syntax != SYNTAX_NGINX)
             escaping = LOG_ESC_BACKSLASH;
     }

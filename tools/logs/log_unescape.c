@@ -144,6 +144,11 @@ static char *json_escape_at(char c, const char **pp, const char *e, char *o)
     char control = control_of(c);
     if (control != 0 && c != 'v') {
         *o++ = control;
+    } else if (c == 'x' && hex2_at(p, e)) {
+        /* not JSON's: nginx's default escaping in a JSON-shaped format
+         * given without escape=json (a JSON line never holds one) */
+        *o++ = hex2(p);
+        p += 2;
     } else if (c == 'u') {
         if (!hex4(p, e, &u)) {
             u = 0xFFFD;

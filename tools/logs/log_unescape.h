@@ -14,7 +14,9 @@
  *   LOG_ESC_HAPROXY    HAProxy: '"', '#', controls and bytes >= 0x7f as
  *                      #XX in the request line and captured headers
  *                      (cookies too); a backslash is a byte.
- *   LOG_ESC_JSON       JSON strings (JSON lines, nginx escape=json).
+ *   LOG_ESC_JSON       JSON strings (JSON lines, nginx escape=json), and
+ *                      \xHH: an nginx format shaped as a JSON object is read
+ *                      so without its escape= (see fmt_custom.c).
  *   LOG_ESC_W3C        IIS: a space in a text field (the user agent,
  *                      cookie...) is written '+'; URLs are as received.
  *   LOG_ESC_NONE       Squid, nginx escape=none: nothing to undo.

@@ -124,14 +124,15 @@ static void line_url(struct worker *w, const struct log_field *f, struct span t,
 /* The part of a field that line output decodes, if any. */
 static int decoded_part(const struct worker *w, const struct log_field *f, struct span *t)
 {
-    struct span method;
+    struct request_parts parts;
     *t = f->v;
     if (f->v.n == 0 || span_is(f->v, "-"))
         return 0;
     switch (f->kind) {
     case K_REQUEST:
-        return split_request(f->v, &method, t);
-    case K_URL:
+        return request_split_esc(f->v, f->esc, &parts) && (*t = parts.target, 1);
+    case K_URL: /* not one that is no target (Squid's "error:..."): path null */
+        return request_target_form(f->v, f->esc);
     case K_PATH:
     case K_QUERY:
         return 1;
