@@ -245,6 +245,14 @@ def test_conventions():
     squid = b'1764246500.123    5 192.0.2.7 TCP_MISS/200 512 GET http://example.org/a\\x22b%20c - HIER_DIRECT/192.0.2.8 text/html\n'
     obj = json_objects("squid", run_ok("squid", ["--format", "squid", "--json"], squid).stdout)[0]
     check("squid: no escapes to undo", obj.get("path") == "/a\\x22b c", "got %r" % obj.get("path"))
+    # Squid's line for a connection that sent nothing: its URL is no target.
+    error = b"1764246500.123      0 192.0.2.7 NONE_NONE/000 0 - error:transaction-end-before-headers - HIER_NONE/- -\n"
+    obj = json_objects("squid error", run_ok("squid error", ["--format", "squid", "--json"], error).stdout)[0]
+    check("squid: a URL that is no target", (obj.get("path", "(absent)"), obj.get("url")) ==
+          (None, "error:transaction-end-before-headers"), short(obj))
+    result = run_ok("squid error tsv", ["--format", "squid", "--tsv", "--fields", "path,url"], error)
+    check("squid: a URL that is no target (tsv)", result.stdout == b"\\N\terror:transaction-end-before-headers\n",
+          short(result.stdout))
     line = json.dumps({"time": "2026-11-27T12:00:00+00:00", "request_uri": "/j\t%20x\\y\u00e9?q=\"1\"",
                        "http_user_agent": "t\tab \"q\""}).encode() + b"\n"
     obj = json_objects("json lines", run_ok("json lines", ["--format", "json", "--json"], line).stdout)[0]
