@@ -2,6 +2,7 @@
  * parsed without a template (the templates of log_format_registry.c give
  * the same fields, for the lines this does not take). */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "fmt_access.h"
@@ -178,9 +179,39 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
  * letter. A request field that starts otherwise is not a request line: TLS
  * bytes (escaped, so '\\'), HAProxy's <BADREQ>, a "-" (Varnish's "- URL"
  * for no method). */
+enum {
+    B_LETTER = 1,      /* a method's first byte */
+    B_METHOD = 2,      /* a method's byte */
+    B_BLANK_START = 4, /* a byte a blank may start with (blank_at) */
+    B_BLANK_END = 8    /* a byte a blank may end with (blank_before) */
+};
+#define LETTERS_(c)                                                                                \
+    [c] = B_LETTER | B_METHOD, [c + 32] = B_LETTER | B_METHOD | (c + 32 == 't' ? B_BLANK_END : 0)
+#define LETTERS4_(c) LETTERS_(c), LETTERS_(c + 1), LETTERS_(c + 2), LETTERS_(c + 3)
+/* One load per byte of a request line's hot loops. */
+static const unsigned char byte_class[256] = {
+    LETTERS4_('A'),
+    LETTERS4_('E'),
+    LETTERS4_('I'),
+    LETTERS4_('M'),
+    LETTERS4_('Q'),
+    LETTERS4_('U'),
+    LETTERS_('Y'),
+    LETTERS_('Z'),
+    ['-'] = B_METHOD,
+    ['_'] = B_METHOD,
+    [' '] = B_BLANK_START | B_BLANK_END,
+    ['\t'] = B_BLANK_START | B_BLANK_END,
+    ['\\'] = B_BLANK_START,
+    ['#'] = B_BLANK_START,
+    ['9'] = B_BLANK_END, /* and 't' */
+};
+#undef LETTERS4_
+#undef LETTERS_
+
 static inline int is_method_byte(unsigned char c)
 {
-    return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '-' || c == '_';
+    return byte_class[c] & B_METHOD;
 }
 
 /* 1 if the n bytes before p (not before s) are an escape: an odd run of
@@ -244,18 +275,33 @@ static inline size_t blank_at(int esc, const char *p, const char *e)
 /* "HTTP/" in any case (varnish serves "http/1.1") at p, before e. */
 static inline int is_protocol(const char *p, const char *e)
 {
-    return e - p >= 5 && (p[0] | 0x20) == 'h' && (p[1] | 0x20) == 't' && (p[2] | 0x20) == 't' &&
-           (p[3] | 0x20) == 'p' && p[4] == '/';
+    uint32_t word;
+    if (e - p < 5)
+        return 0;
+    memcpy(&word, p, 4);
+    return (word | 0x20202020u) == ('h' | 't' << 8 | 't' << 16 | (uint32_t)'p' << 24) &&
+           p[4] == '/';
 }
 
-int request_target_form(struct span t, int esc)
+/* The bytes a blank may end with, or start with (blank_before, blank_at):
+ * most bytes are neither, and are told so without a call. */
+static inline int may_end_blank(char c)
+{
+    return byte_class[(unsigned char)c] & B_BLANK_END;
+}
+
+static inline int may_start_blank(char c)
+{
+    return byte_class[(unsigned char)c] & B_BLANK_START;
+}
+
+int request_target_form_rest(struct span t, int esc)
 {
     const char *p = t.p, *e = t.p + t.n;
     if (p == e)
         return 0;
-    /* origin-form, and asterisk-form (OPTIONS *) */
-    if (*p == '/' || (*p == '*' && t.n == 1))
-        return 1;
+    if (*p == '*' && t.n == 1)
+        return 1; /* asterisk-form (OPTIONS *) */
     if (esc == LOG_ESC_JSON && t.n >= 2 && p[0] == '\\' && p[1] == '/')
         return 1; /* "\/": a JSON encoder's '/' */
     /* absolute-form: scheme "://" (a proxy's target) */
@@ -287,40 +333,47 @@ int request_target_form(struct span t, int esc)
 int request_split_esc(struct span r, int esc, struct request_parts *q)
 {
     const char *p = r.p, *e = r.p + r.n, *c = p;
-    if (c == e || (*c | 0x20) < 'a' || (*c | 0x20) > 'z')
+    if (c == e || !(byte_class[(unsigned char)*c] & B_LETTER))
         return 0;
     while (c < e && is_method_byte((unsigned char)*c))
         c++;
-    size_t b;
+    q->method = span_of(p, c);
+    /* Nearly every request line: "METHOD /target HTTP/x.y", single spaces,
+     * no blank at the target's end (its last byte cannot end one). */
+    if (e - c > 10 && c[0] == ' ' && c[1] == '/' && e[-9] == ' ' && is_protocol(e - 8, e) &&
+        e[-3] >= '.' && e[-3] <= '9' && e[-2] >= '.' && e[-2] <= '9' && !may_end_blank(e[-1]) &&
+        !may_end_blank(e[-10])) {
+        q->target = span_of(c + 1, e - 9);
+        q->protocol = span_of(e - 8, e);
+        return 1;
+    }
+    size_t b = 0;
     if (c == e || (b = blank_at(esc, c, e)) == 0)
         return 0;
-    q->method = span_of(p, c);
     const char *t = c + b;
-    while (t < e && (b = blank_at(esc, t, e)) > 0) /* a run (nginx takes "GET  /x") */
-        t += b;
-    while (e > t && (b = blank_before(esc, t, e)) > 0) /* and after the protocol */
-        e -= b;
+    while (t < e && may_start_blank(*t) && (b = blank_at(esc, t, e)) > 0)
+        t += b; /* a run (nginx takes "GET  /x") */
+    while (e > t && may_end_blank(e[-1]) && (b = blank_before(esc, t, e)) > 0)
+        e -= b; /* and after the protocol */
     if (t == e)
         return 0; /* a method alone */
-    const char *last = e, *end = e;
+    const char *last = e, *end;
     if (e - t > 9 && e[-9] == ' ' && is_protocol(e - 8, e) && e[-3] >= '.' && e[-3] <= '9' &&
         e[-2] >= '.' && e[-2] <= '9') {
         last = e - 8; /* "HTTP/1.1" and the like: no search */
         end = e - 9;
     } else {
-        while (last > t && (b = blank_before(esc, t, last)) == 0)
+        b = 0;
+        while (last > t && (!may_end_blank(last[-1]) || (b = blank_before(esc, t, last)) == 0))
             last--;
         end = last - b;
+        if (last == t || !is_protocol(last, e))
+            last = end = e; /* HTTP/0.9: no protocol */
     }
-    if (last > t && is_protocol(last, e)) {
-        while (end > t && (b = blank_before(esc, t, end)) > 0)
-            end -= b;
-        q->target = span_of(t, end);
-        q->protocol = span_of(last, e);
-    } else {
-        q->target = span_of(t, e); /* HTTP/0.9: no protocol */
-        q->protocol = span_of(e, e);
-    }
+    while (end > t && may_end_blank(end[-1]) && (b = blank_before(esc, t, end)) > 0)
+        end -= b;
+    q->target = span_of(t, end);
+    q->protocol = span_of(last, e);
     /* A target in none of HTTP's forms ("hello world, this", Squid's
      * "error:..."): not a request line. */
     return request_target_form(q->target, esc);

@@ -41,8 +41,12 @@ int request_split_esc(struct span r, int esc, struct request_parts *q);
 
 /* 1 if t is a request target in one of HTTP's forms (RFC 9112 3.2):
  * origin ("/..."), absolute ("scheme://..."), authority ("host:port", for
- * CONNECT) or asterisk ("*"). */
-int request_target_form(struct span t, int esc);
+ * CONNECT) or asterisk ("*"). The first, nearly every target, inline. */
+int request_target_form_rest(struct span t, int esc);
+static inline int request_target_form(struct span t, int esc)
+{
+    return (t.n > 0 && t.p[0] == '/') || request_target_form_rest(t, esc);
+}
 
 /* request_split_esc of a combined or common line's request (Apache's and
  * nginx's escapes). */

@@ -16,10 +16,11 @@
 static void line_access(struct worker *w, const char *s, size_t n, const struct access *a)
 {
     const struct log_config *cfg = &w->ctx->cfg;
-    struct span method, target;
+    struct request_parts rq;
     const char *done = s;
     w->text_esc = LOG_ESC_BACKSLASH; /* combined and common: Apache's and nginx's */
-    if (split_request(a->request, &method, &target)) {
+    if (request_split(a->request, &rq)) {
+        const struct span target = rq.target;
         put_undecoded(w, done, (size_t)(target.p - done));
         put_url_line(w, target);
         done = target.p + target.n;
