@@ -111,13 +111,17 @@ def models(rec, spec):
     if raw is None:
         return out
 
-    # the request line is split as the server wrote it (its escapes hold no
-    # blank), then the defect's reading of the escapes applied to the target
+    # the defect's reading of the escapes applied to the target of the line
+    # as the server wrote it, or to the whole field before it is split (an
+    # escape read as a tab is a blank)
     split = logparse.split_request(raw)
 
     def from_target(items, transform):
         if split is not None:
             out.append((items, logparse.decode_target(transform(split[1]))))
+        whole = logparse.split_request(transform(raw))
+        if whole is not None:
+            out.append((items, logparse.decode_target(whole[1])))
 
     def apache(controls):
         return lambda b: logparse.unescape_apache(b, controls=controls)
@@ -316,8 +320,9 @@ def check_outputs(pct, spec, path, mode, args, recs, wrapper=(), sent=None):
         exp = rec.expected()
         got = {"path": obj.get("path"), "query": obj.get("query")}
         # a field that is not a request line is said as "request" (issue 24,
-        # What to build 3), where the format has one request field
-        no_request_text = (exp["path"] is None and spec.shape != "varnish_custom" and
+        # What to build 3), where the format has one request field (varnishncsa
+        # -F "%m %U%q %H" and squid's native log have method and URL apart)
+        no_request_text = (exp["path"] is None and spec.shape not in ("varnish_custom", "squid_native") and
                            obj.get("request") != logparse.text(rec.field))
         if "unparsed" in obj or got["path"] != exp["path"] or no_request_text or (
                 exp["path"] is not None and got["query"] != exp["query"]):

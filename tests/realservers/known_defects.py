@@ -54,29 +54,16 @@ Letters are defects the real servers showed that issue 24 does not list:
 """
 
 KNOWN = {
-    ('nginx/combined', 'auto', 'paths'): {11},
-    ('nginx/combined', 'log-format', 'paths'): {11},
-
-    ('nginx/escape=default', 'auto', 'paths'): {11},
-    ('nginx/escape=default', 'log-format', 'paths'): {11},
-
     ('nginx/escape=json', 'auto', 'paths'): {9, 11},
     ('nginx/escape=json', 'auto', 'headers'): {10},
     ('nginx/escape=json', 'auto', 'truncated'): {13},
     ('nginx/escape=json', 'auto', 'line-json'): {8, 'C'},
-    ('nginx/escape=json', 'log-format', 'paths'): {7, 11},
-    ('nginx/escape=json', 'log-format', 'headers'): {7, 10},
-    ('nginx/escape=json', 'log-format', 'line-json'): {7, 8, 'C'},
+    ('nginx/escape=json', 'log-format', 'headers'): {10},
+    ('nginx/escape=json', 'log-format', 'line-json'): {8, 'C'},
     ('nginx/escape=json', 'format-json', 'paths'): {9, 11},
     ('nginx/escape=json', 'format-json', 'headers'): {10},
     ('nginx/escape=json', 'format-json', 'truncated'): {13},
     ('nginx/escape=json', 'format-json', 'line-json'): {8, 'C'},
-
-    ('apache2/combined', 'auto', 'paths'): {11},
-    ('apache2/combined', 'log-format', 'paths'): {11},
-
-    ('apache2/custom', 'auto', 'paths'): {11},
-    ('apache2/custom', 'log-format', 'paths'): {11},
 
     ('haproxy/httplog-rsyslog', 'log-format', 'unparsed'): {'E'},
     ('haproxy/httplog-rsyslog', 'log-format', 'paths'): {'E'},
@@ -117,21 +104,12 @@ KNOWN = {
     ('haproxy/tcplog-stdout', 'auto', 'unparsed'): {'G'},
     ('haproxy/tcplog-stdout', 'format-haproxy', 'unparsed'): {'G'},
 
-    ('squid/native', 'auto', 'paths'): {11},
-    ('squid/native', 'format-squid', 'paths'): {11},
-
     ('squid/combined', 'auto', 'unparsed'): {'B'},
-    ('squid/combined', 'auto', 'paths'): {11, 12, 'B'},
+    ('squid/combined', 'auto', 'paths'): {12, 'B'},
     ('squid/combined', 'auto', 'truncated'): {12},
     ('squid/combined', 'format-combined', 'unparsed'): {12, 'B'},
-    ('squid/combined', 'format-combined', 'paths'): {11, 12, 'B'},
+    ('squid/combined', 'format-combined', 'paths'): {12, 'B'},
     ('squid/combined', 'format-combined', 'truncated'): {12},
-
-    ('lighttpd/default', 'auto', 'paths'): {11},
-    ('lighttpd/default', 'log-format', 'paths'): {11},
-
-    ('varnish/default', 'auto', 'paths'): {11},
-    ('varnish/default', 'log-format', 'paths'): {11},
 
     ('varnish/custom', 'auto', 'paths'): {'D'},
     ('varnish/custom', 'auto', 'headers'): {'D'},

@@ -149,7 +149,13 @@ FIELD = {"clf": field_clf, "haproxy_tcplog": field_none, "varnish_custom": field
 # The request line as servers accept it: method, runs of spaces or tabs,
 # target, optionally runs of spaces or tabs and HTTP/x.y in any case.
 
-_REQLINE = re.compile(rb"([A-Za-z]+)[ \t]+(/\S*|\*|[A-Za-z][A-Za-z0-9+.-]*://\S*)"
+# A blank is a space or a tab, whether the server wrote the tab as is or
+# escaped it (nginx's "GET\x09/q\x09HTTP/1.1"): the same request, the same
+# path, whichever server logged it. The method is a token that starts with a
+# letter; the target is in one of HTTP's forms (origin, absolute, authority,
+# asterisk).
+_REQLINE = re.compile(rb"([A-Za-z][-!#$%&'*+.^_`|~0-9A-Za-z]*)[ \t]+"
+                      rb"(/\S*|\*|[A-Za-z][A-Za-z0-9+.-]*://\S*|[A-Za-z0-9.-]+:\d+)"
                       rb"(?:[ \t]+([Hh][Tt][Tt][Pp]/\d+(?:\.\d+)?))?[ \t]*")
 
 
@@ -274,10 +280,6 @@ class Record:
         self.raw_field = raw
         self.field = UNESCAPE[spec.esc](raw) if raw is not None else None
         self.req = split_request(self.field) if self.field is not None else None
-        if self.req is not None and b"\t" in self.field and (spec.shape == "json" or b"\t" not in raw):
-            # blanks the server escaped (nginx writes "GET\x09/q\x09HTTP/1.1"
-            # for a request it refused: 400) are not a request line's
-            self.req = None
         m = self._ID.search(self.field) if self.field is not None else None
         self.id = int(m.group(1)) if m else None
         self.truncated = raw is not None and not self.closed
