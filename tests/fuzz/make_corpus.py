@@ -109,7 +109,8 @@ USER_SET = bytes((0x5A * (i + 1) + 0x33) & 0xFF for i in range(32))
 # aliases in id order, "field" (taken modulo the count: logs_fuzz.c's order;
 # `pct logs --list-formats` lists both).
 LOG_FORMATS = ["auto", "combined", "common", "w3c", "cloudfront", "vhost_combined",
-               "xff_combined", "envoy", "haproxy", "alb", "elb", "squid", "traefik", "json",
+               "xff_combined", "envoy", "haproxy", "haproxy_clf", "haproxy_tcp", "haproxy_https",
+               "alb", "elb", "squid", "traefik", "json",
                "nginx", "clf", "iis", "vhost", "xff", "caddy", "field"]
 LINE, JSON, TSV, CSV = range(4)
 RAW, HEADER = 4, 8

@@ -26,6 +26,9 @@ enum log_format_id {
     LF_XFF_COMBINED,
     LF_ENVOY,
     LF_HAPROXY,
+    LF_HAPROXY_CLF,
+    LF_HAPROXY_TCP,
+    LF_HAPROXY_HTTPS,
     LF_ALB,
     LF_ELB,
     LF_SQUID,
@@ -73,6 +76,7 @@ struct log_format_def {
     enum log_escaping escaping;
     const char *template_text; /* nginx syntax, ${name:k} giving a kind; NULL: no template */
     const char *fields;        /* the fields when there is no template */
+    unsigned char haproxy;     /* template_text is a HAProxy log-format string (fmt_haproxy.c) */
 };
 
 /* The row of format id (0 <= id < LF_COUNT), or NULL. */

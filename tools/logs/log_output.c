@@ -65,6 +65,9 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
                 put_unparsed(w, s, n);
                 return;
             }
+        } else if (fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
+                   record_process(w, s, n, LF_HAPROXY_CLF)) {
+            /* HAProxy's option httplog clf: "" "" and its own fields after */
         } else {
             if (fmt == LF_COMMON)
                 a.has_ra = 0;
