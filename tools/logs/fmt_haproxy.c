@@ -34,7 +34,7 @@ static const struct haproxy_var vars[] = {
     {"CS", "response_cookie", K_TEXT, V_QUOTABLE | V_LONG, 0},
     {"H", "hostname", K_TEXT, V_QUOTABLE, 0},
     {"HM", "method", K_TEXT, V_QUOTABLE | V_LONG, 0},
-    {"HP", "url", K_URL, V_QUOTABLE | V_LONG, 0},
+    {"HP", "path", K_PATH, V_QUOTABLE | V_LONG, 0},
     {"HPO", "path", K_PATH, V_QUOTABLE | V_LONG, 0},
     {"HQ", "query", K_QUERY, V_QUOTABLE | V_LONG, HAP_QMARK},
     {"HU", "url", K_URL, V_QUOTABLE | V_LONG, 0},
@@ -396,6 +396,14 @@ static const char *match_list(const struct template_item *it, const char *p, con
     return p;
 }
 
+/* The end of literal lit at p, or NULL: HAProxy writes a separator as one
+ * space (two spaces: an empty variable between them). */
+static const char *literal_at(const char *p, const char *e, const char *lit)
+{
+    size_t n = strlen(lit);
+    return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
+}
+
 /* Where a field starting at p ends, next being the text after it; NULL
  * when it does not (*at_end: because the line ended inside it). */
 static const char *field_end(const struct template_item *it, const char *next, const char *p,
@@ -420,7 +428,7 @@ static const char *field_end(const struct template_item *it, const char *next, c
                 q = NULL;
         }
         *at_end = q == NULL;
-        return q != NULL && template_match_literal(q, e, next) != NULL ? q : NULL;
+        return q != NULL && literal_at(q, e, next) != NULL ? q : NULL;
     }
     /* A time may hold a space ("[27/Nov/2026:12:28:20 +0000]"), other bare
      * fields end at one. */
@@ -432,15 +440,15 @@ static const char *field_end(const struct template_item *it, const char *next, c
             limit++;
     if (next[0] == ' ' || next[0] == '\t') {
         *at_end = limit == e;
-        return limit < e && template_match_literal(limit, e, next) != NULL ? limit : NULL;
+        return limit < e && literal_at(limit, e, next) != NULL ? limit : NULL;
     }
     if (it->hap & HAP_RIGHTMOST) { /* 2001:db8::1:4567 */
         for (const char *q = limit; q > p; q--)
-            if (q[-1] == next[0] && template_match_literal(q - 1, e, next) != NULL)
+            if (q[-1] == next[0] && literal_at(q - 1, e, next) != NULL)
                 return q - 1;
     } else {
         for (const char *q = p; (q = memchr(q, next[0], (size_t)(limit - q))) != NULL; q++)
-            if (template_match_literal(q, e, next) != NULL)
+            if (literal_at(q, e, next) != NULL)
                 return q;
     }
     *at_end = limit == e;
@@ -451,19 +459,8 @@ static const char *field_end(const struct template_item *it, const char *next, c
  * matches lit's start. */
 static int ends_inside(const char *p, const char *e, const char *lit)
 {
-    for (; p < e; p++, lit++) {
-        if (*lit == '\0')
-            return 0;
-        if (*lit == ' ') {
-            if (*p != ' ')
-                return 0;
-            while (p + 1 < e && p[1] == ' ')
-                p++;
-        } else if (*p != *lit) {
-            return 0;
-        }
-    }
-    return 1;
+    size_t n = (size_t)(e - p);
+    return n < strlen(lit) && memcmp(p, lit, n) == 0;
 }
 
 /* lit without the separator at its end: what stays of it when the
@@ -487,11 +484,11 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
         const struct template_item *it = &t->item[i];
         const int may_cut = t->can_cut && i >= t->cut_from;
         const int optional = (it->hap & HAP_OPTIONAL) != 0;
-        const char *q = template_match_literal(p, e, it->lit);
+        const char *q = literal_at(p, e, it->lit);
         /* an optional variable not written: nor the separator before it */
         const char *bare = optional ? without_separator(it->lit, own, sizeof own) : NULL;
         if (q == NULL) {
-            if (optional && (q = template_match_literal(p, e, bare)) != NULL) {
+            if (optional && (q = literal_at(p, e, bare)) != NULL) {
                 p = q;
                 continue;
             }
@@ -511,7 +508,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
                                                       : p < e && *p != ' ';
             if (!present) {
                 if (optional) {
-                    p = template_match_literal(before, e, bare);
+                    p = literal_at(before, e, bare);
                     continue;
                 }
                 return 0;

@@ -272,7 +272,7 @@ const char *template_compile(struct log_template *t, const char *text, enum temp
 
 /* Matches lit at p: a space in lit matches a run of spaces. Returns the end
  * of the match or NULL. */
-const char *template_match_literal(const char *p, const char *e, const char *lit)
+static const char *match_lit(const char *p, const char *e, const char *lit)
 {
     for (; *lit; lit++) {
         if (p == e)
@@ -318,7 +318,7 @@ static const char *field_end(const struct template_item *it, const char *next, c
     if (it->quote == FQ_QUOTED && next[0] == '"') {
         for (const char *q = p; (q = close_quote(q, e)) != NULL; q++) {
             /* the last literal: the line ends there or has trailing fields */
-            if ((*after = template_match_literal(q, e, next)) != NULL &&
+            if ((*after = match_lit(q, e, next)) != NULL &&
                 (*after == e || next[1] != '\0' || **after == ' ' || **after == '\t'))
                 return q;
         }
@@ -335,7 +335,7 @@ static const char *field_end(const struct template_item *it, const char *next, c
             while (q < e && *q != ' ' && *q != '\t')
                 q++;
         }
-        return q < e && (*after = template_match_literal(q, e, next)) != NULL ? q : NULL;
+        return q < e && (*after = match_lit(q, e, next)) != NULL ? q : NULL;
     }
     /* A time ("[10/Oct/2000:13:55:36 -0700]") or a list may hold spaces;
      * other fields end at one. */
@@ -346,7 +346,7 @@ static const char *field_end(const struct template_item *it, const char *next, c
         while (limit < e && *limit != ' ' && *limit != '\t')
             limit++;
     for (const char *q = p; (q = memchr(q, next[0], (size_t)(limit - q))) != NULL; q++)
-        if ((*after = template_match_literal(q, e, next)) != NULL)
+        if ((*after = match_lit(q, e, next)) != NULL)
             return q;
     return NULL;
 }
@@ -431,7 +431,7 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
                     struct log_record *r)
 {
     const char *after;
-    if ((p = template_match_literal(p, e, t->item[0].lit)) == NULL)
+    if ((p = match_lit(p, e, t->item[0].lit)) == NULL)
         return 0;
     for (int i = 0; i < t->count && t->item[i].name[0] != '\0'; i++) {
         const struct template_item *it = &t->item[i];

@@ -73,10 +73,8 @@ int template_match(const struct log_template *t, const char *s, size_t n, struct
 const char *template_add_literal(struct log_template *t, char c);
 const char *template_add_field(struct log_template *t, const char *name, size_t n, int kind);
 
-/* For a matcher of another syntax: the end of literal lit matched at p (a
- * space matches a run of spaces), or NULL; 1 if v is a value field it
- * allows (a number for K_NUMBER...). */
-const char *template_match_literal(const char *p, const char *e, const char *lit);
+/* For a matcher of another syntax: 1 if v is a value item it allows (a
+ * number for K_NUMBER...). */
 int template_field_fits(const struct template_item *it, struct span v);
 
 /* A line matched against a template of fmt_haproxy.c: as template_match,

@@ -50,9 +50,11 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         }
     *error = NULL;
     if (custom != NULL) {
-        *error = template_compile(&fs->template[LF_CUSTOM], custom, template_guess_syntax(custom));
+        struct log_template *t = &fs->template[LF_CUSTOM];
+        *error = template_compile(t, custom, template_guess_syntax(custom));
         if (*error != NULL)
             goto fail;
+        t->syslog = t->haproxy; /* HAProxy logs to syslog: its prefix, or none */
         fs->has_template[LF_CUSTOM] = 1;
     }
     return fs;
