@@ -312,15 +312,22 @@ size_t syslog_5424_header(const char *s, const char *e, size_t *prefix_n)
 
 /* "NAME_i" in the record's names (NAME itself when they are full: the
  * writers put a name seen twice in "extra"). */
-static struct span numbered(struct log_record *r, const char *name, int i)
+static struct span numbered(struct log_record *r, const struct template_item *it, int i)
 {
-    size_t room = sizeof r->names - r->names_len;
-    int n = snprintf(r->names + r->names_len, room, "%s_%d", name, i);
-    if (n < 0 || (size_t)n >= room)
-        return span_of(name, name + strlen(name));
-    struct span s = span_of(r->names + r->names_len, r->names + r->names_len + n);
-    r->names_len += (size_t)n;
-    return s;
+    char digits[12];
+    size_t d = 0;
+    for (unsigned u = (unsigned)i; u > 0 || d == 0; u /= 10)
+        digits[d++] = (char)('0' + u % 10);
+    size_t n = it->name_n + 1 + d;
+    if (sizeof r->names - r->names_len < n)
+        return span_of(it->name, it->name + it->name_n);
+    char *o = r->names + r->names_len;
+    memcpy(o, it->name, it->name_n);
+    o[it->name_n] = '_';
+    for (size_t k = 0; k < d; k++)
+        o[it->name_n + 1 + k] = digits[d - 1 - k];
+    r->names_len += n;
+    return span_of(o, o + n);
 }
 
 static int add_value(struct log_record *r, const struct template_item *it, int i, struct span v,
@@ -329,7 +336,7 @@ static int add_value(struct log_record *r, const struct template_item *it, int i
     if (r->n == LOG_RECORD_MAX)
         return 0;
     struct log_field *f = &r->f[r->n++];
-    f->name = numbered(r, it->name, i);
+    f->name = numbered(r, it, i);
     f->v = v;
     f->kind = it->kind;
     f->quote = (unsigned char)quote;
@@ -398,25 +405,27 @@ static const char *match_list(const struct template_item *it, const char *p, con
 
 /* The end of literal lit at p, or NULL: HAProxy writes a separator as one
  * space (two spaces: an empty variable between them). */
-static const char *literal_at(const char *p, const char *e, const char *lit)
+static inline const char *literal_at(const char *p, const char *e, struct span lit)
 {
-    size_t n = strlen(lit);
-    return (size_t)(e - p) >= n && memcmp(p, lit, n) == 0 ? p + n : NULL;
+    if ((size_t)(e - p) < lit.n)
+        return NULL;
+    for (size_t i = 0; i < lit.n; i++) /* a few bytes: no call */
+        if (p[i] != lit.p[i])
+            return NULL;
+    return p + lit.n;
 }
 
 /* Where a field starting at p ends, next being the text after it; NULL
  * when it does not (*at_end: because the line ended inside it). */
-static const char *field_end(const struct template_item *it, const char *next, const char *p,
+static const char *field_end(const struct template_item *it, struct span next, const char *p,
                              const char *e, int *at_end)
 {
     *at_end = 0;
-    if (next[0] == '\0') { /* the last field: to a space or the end */
-        const char *q = p;
-        while (q < e && *q != ' ' && *q != '\t')
-            q++;
-        return q;
+    if (next.n == 0) { /* the last field: to a space or the end */
+        const char *q = memchr(p, ' ', (size_t)(e - p));
+        return q != NULL ? q : e;
     }
-    if (it->quote == FQ_QUOTED && next[0] == '"') {
+    if (it->quote == FQ_QUOTED && next.p[0] == '"') {
         const char *q = p;
         if (it->hap & HAP_PLAIN_QUOTE) {
             q = memchr(p, '"', (size_t)(e - p));
@@ -430,77 +439,79 @@ static const char *field_end(const struct template_item *it, const char *next, c
         *at_end = q == NULL;
         return q != NULL && literal_at(q, e, next) != NULL ? q : NULL;
     }
-    /* A time may hold a space ("[27/Nov/2026:12:28:20 +0000]"), other bare
-     * fields end at one. */
-    const char *limit = p;
-    if (it->kind == K_TIME && next[0] != ' ')
-        limit = e;
-    else
-        while (limit < e && *limit != ' ' && *limit != '\t')
-            limit++;
-    if (next[0] == ' ' || next[0] == '\t') {
-        *at_end = limit == e;
-        return limit < e && literal_at(limit, e, next) != NULL ? limit : NULL;
-    }
-    if (it->hap & HAP_RIGHTMOST) { /* 2001:db8::1:4567 */
+    /* Bare: up to the text after it, within the field's token: a time may
+     * hold a space ("[27/Nov/2026:12:28:20 +0000]"), other fields end at
+     * one. HAProxy separates with a space only (a tab is text). */
+    const char c = next.p[0];
+    if ((it->hap & HAP_RIGHTMOST) && c != ' ') { /* 2001:db8::1:4567: the last ':' */
+        const char *limit = memchr(p, ' ', (size_t)(e - p));
+        limit = limit != NULL ? limit : e;
         for (const char *q = limit; q > p; q--)
-            if (q[-1] == next[0] && literal_at(q - 1, e, next) != NULL)
+            if (q[-1] == c && literal_at(q - 1, e, next) != NULL)
                 return q - 1;
-    } else {
-        for (const char *q = p; (q = memchr(q, next[0], (size_t)(limit - q))) != NULL; q++)
+        *at_end = limit == e;
+        return NULL;
+    }
+    const int spaces = it->kind == K_TIME;
+    for (const char *q = p; q < e; q++) { /* most fields are a few digits: no call */
+        if (*q == c) {
             if (literal_at(q, e, next) != NULL)
                 return q;
+            if (c == ' ')
+                return NULL;
+        } else if (*q == ' ' && !spaces) {
+            return NULL;
+        }
     }
-    *at_end = limit == e;
+    *at_end = 1;
     return NULL;
 }
 
 /* 1 when [p, e) is where the line ends inside literal lit: all of it
  * matches lit's start. */
-static int ends_inside(const char *p, const char *e, const char *lit)
+static int ends_inside(const char *p, const char *e, struct span lit)
 {
     size_t n = (size_t)(e - p);
-    return n < strlen(lit) && memcmp(p, lit, n) == 0;
+    return n < lit.n && memcmp(p, lit.p, n) == 0;
+}
+
+static struct span literal(const struct template_item *it)
+{
+    return span_of(it->lit, it->lit + it->lit_n);
 }
 
 /* lit without the separator at its end: what stays of it when the
  * variable after it writes nothing (%CS"%hrl: the '"' stays). */
-static const char *without_separator(const char *lit, char *buf, size_t size)
+static struct span without_separator(struct span lit)
 {
-    size_t n = strlen(lit);
-    while (n > 0 && lit[n - 1] == ' ')
-        n--;
-    if (n >= size)
-        n = size - 1;
-    memcpy(buf, lit, n);
-    buf[n] = '\0';
-    return buf;
+    while (lit.n > 0 && lit.p[lit.n - 1] == ' ')
+        lit.n--;
+    return lit;
 }
 
 int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r)
 {
-    char own[sizeof t->item[0].lit], after[sizeof t->item[0].lit];
     for (int i = 0; i < t->count; i++) {
         const struct template_item *it = &t->item[i];
         const int may_cut = t->can_cut && i >= t->cut_from;
         const int optional = (it->hap & HAP_OPTIONAL) != 0;
-        const char *q = literal_at(p, e, it->lit);
+        const char *q = literal_at(p, e, literal(it));
         /* an optional variable not written: nor the separator before it */
-        const char *bare = optional ? without_separator(it->lit, own, sizeof own) : NULL;
+        const struct span bare = without_separator(literal(it));
         if (q == NULL) {
             if (optional && (q = literal_at(p, e, bare)) != NULL) {
                 p = q;
                 continue;
             }
-            return may_cut && ends_inside(p, e, it->lit) ? 2 : 0;
+            return may_cut && ends_inside(p, e, literal(it)) ? 2 : 0;
         }
         const char *before = p;
         p = q;
         if (it->name[0] == '\0')
             break; /* the text after the last field */
-        const char *next = i + 1 < t->count ? t->item[i + 1].lit : "";
+        struct span next = i + 1 < t->count ? literal(&t->item[i + 1]) : span_of(p, p);
         if (i + 1 < t->count && (t->item[i + 1].hap & HAP_OPTIONAL))
-            next = without_separator(next, after, sizeof after);
+            next = without_separator(next);
         int full = 0;
         if (it->hap & (HAP_BLOCK | HAP_LIST)) {
             int present = it->hap & HAP_BLOCK         ? p < e && *p == '{'
@@ -514,7 +525,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
                 return 0;
             }
             q = it->hap & HAP_BLOCK ? match_block(it, p, e, r, &full)
-                                    : match_list(it, p, e, r, next[0] == '\0', &full);
+                                    : match_list(it, p, e, r, next.n == 0, &full);
             if (q == NULL)
                 return !full && may_cut ? 2 : 0;
             p = q;
@@ -533,7 +544,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
             if (r->n == LOG_RECORD_MAX)
                 return 0;
             struct log_field *f = &r->f[r->n++];
-            f->name = span_of(it->name, it->name + strlen(it->name));
+            f->name = span_of(it->name, it->name + it->name_n);
             f->v = v;
             f->kind = it->kind;
             f->quote = it->quote;

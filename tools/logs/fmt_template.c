@@ -266,6 +266,8 @@ const char *template_compile(struct log_template *t, const char *text, enum temp
         int quoted = n > 0 && it->lit[n - 1] == '"';
         it->quote = quoted ? FQ_QUOTED : FQ_BARE;
         it->may_be_empty = (unsigned char)(quoted || it->kind == K_QUERY || it->kind == K_LIST);
+        it->lit_n = (unsigned char)n;
+        it->name_n = (unsigned char)strlen(it->name);
     }
     return NULL;
 }

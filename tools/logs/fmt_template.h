@@ -19,7 +19,8 @@ struct template_item {
     unsigned char quote; /* enum field_quote: inside "..." or not */
     unsigned char layers;
     unsigned char may_be_empty;
-    unsigned char hap; /* enum template_haproxy: how a HAProxy field is read */
+    unsigned char hap;           /* enum template_haproxy: how a HAProxy field is read */
+    unsigned char lit_n, name_n; /* their lengths */
 };
 
 /* How a field of a HAProxy log-format is read (fmt_haproxy.c): bits. */
