@@ -2,8 +2,8 @@
 """Tests of HAProxy's logs in `pct logs` (tools/logs/fmt_haproxy.c and the
 haproxy rows of tools/logs/log_format_registry.c): option httplog, httpslog,
 tcplog and httplog clf, each with an RFC 3164 syslog prefix (as rsyslog
-writes it, and with its <PRI> as received on the wire), an RFC 5424 one, or
-none (log stdout format raw); captured request and response headers; the
+writes it, and with its <PRI> as received on the wire), an RFC 5424 one, a
+<PRI> alone (log stdout format short), or none (log stdout format raw); captured request and response headers; the
 <BADREQ> and <NOSRV> lines; lines cut at HAProxy's 1024-byte default; and
 HAProxy log-format strings given to --log-format (issue 24, defects 1 and 13).
 
@@ -154,15 +154,33 @@ def request_text(v):
     return "%s %s %s" % (v["method"], v["target"], v["protocol"])
 
 
+SEP = object()
+
+
+def haproxy_join(parts):
+    """A line as HAProxy's sess_build_logline writes it: a separator (SEP)
+    is one space, written only when the text before it is no separator; a
+    variable that writes nothing (None: %hr, %hs, %hrl, %hsl when nothing
+    is captured) leaves that as it was, any other text ends it."""
+    out, last_is_space = [], True
+    for part in parts:
+        if part is SEP:
+            if not last_is_space:
+                out.append(" ")
+                last_is_space = True
+        elif part is not None:
+            out.append(part)
+            last_is_space = False
+    return "".join(out)
+
+
 def httplog(v):
-    line = "%s:%s [%s] %s %s/%s %s/%s/%s/%s/%s %s %s %s %s %s %s/%s/%s/%s/%s %s/%s" % (
+    head = "%s:%s [%s] %s %s/%s %s/%s/%s/%s/%s %s %s %s %s %s %s/%s/%s/%s/%s %s/%s" % (
         v["ci"], v["cp"], date_ms(v["when"]), v["ft"], v["b"], v["s"], v["TR"], v["Tw"], v["Tc"],
         v["Tr"], v["Ta"], v["ST"], v["B"], v["CC"], v["CS"], v["tsc"], v["ac"], v["fc"], v["bc"],
         v["sc"], v["rc"], v["sq"], v["bq"])
-    for block in (v["hr"], v["hs"]):  # nothing, separator included, when nothing is captured
-        if block is not None:
-            line += " {" + "|".join(block) + "}"
-    return line + ' "' + request_text(v) + '"'
+    hr, hs = (None if b is None else "{" + "|".join(b) + "}" for b in (v["hr"], v["hs"]))
+    return haproxy_join([head, SEP, hr, SEP, hs, SEP, '"' + request_text(v) + '"'])
 
 
 def httpslog(v):
@@ -182,16 +200,16 @@ def clf_quoted(text):
 
 
 def httplog_clf(v):
-    line = ('%s - - [%s] "%s" %s %s "" "" %s %03d %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s '
+    head = ('%s - - [%s] "%s" %s %s "" "" %s %03d %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s '
             '%s %s') % (
         v["ci"], date_gmt(v["when"]), request_text(v), v["ST"], v["B"], v["cp"],
         v["when"].microsecond // 1000, clf_quoted(v["ft"]), clf_quoted(v["b"]), clf_quoted(v["s"]),
         v["TR"], v["Tw"], v["Tc"], v["Tr"], v["Ta"], v["tsc"], v["ac"], v["fc"], v["bc"], v["sc"],
         v["rc"], v["sq"], v["bq"], clf_quoted(v["CC"]), clf_quoted(v["CS"]))
-    for block in (v["hr"], v["hs"]):  # %hrl %hsl: a quoted value each
-        if block is not None:
-            line += " " + " ".join('"%s"' % h for h in block)
-    return line
+    # %hrl %hsl: a quoted value each; the line ends with the separator
+    # before a list that writes nothing (as HAProxy 2.6.12 writes it)
+    hrl, hsl = (None if b is None else " ".join('"%s"' % h for h in b) for b in (v["hr"], v["hs"]))
+    return haproxy_join([head, SEP, hrl, SEP, hsl])
 
 
 WRITERS = {"haproxy": httplog, "haproxy_https": httpslog, "haproxy_tcp": tcplog,
@@ -249,7 +267,8 @@ def prefixes(rng):
     rfc5424 = "<134>1 2026-11-%02dT12:28:20.123456+01:00 lb1 haproxy %d - -" % (day, pid)
     rsyslog_iso = "2026-11-%02dT12:28:20.123456+00:00 lb1 haproxy[%d]" % (day, pid)
     return [("raw", "", None), ("rfc3164", rfc3164 + ": ", rfc3164), ("wire", wire + ": ", wire),
-            ("rfc5424", rfc5424 + " ", rfc5424), ("rsyslog-iso", rsyslog_iso + ": ", rsyslog_iso)]
+            ("rfc5424", rfc5424 + " ", rfc5424), ("rsyslog-iso", rsyslog_iso + ": ", rsyslog_iso),
+            ("short", "<134>", "<134>")]
 
 
 def parse_json(name, out, count):
@@ -374,12 +393,27 @@ def test_badreq():
         'Nov 27 12:28:20 lb1 haproxy[7]: 192.0.2.46:1 [27/Nov/2026:12:28:20.002] fe be/<NOSRV> '
         '0/-1/-1/-1/0 503 216 - - SC-- 2/2/0/0/3 0/0 {www.example.com|} "GET /x HTTP/1.1"',
         '192.0.2.47 - - [27/Nov/2026:12:28:20 +0000] "<BADREQ>" 400 187 "" "" 1234 001 "fe" "fe" '
-        '"<NOSRV>" -1 -1 -1 -1 3 PR-- 1 1 0 0 0 0 0 "" ""',
+        '"<NOSRV>" -1 -1 -1 -1 3 PR-- 1 1 0 0 0 0 0 "" "" ',
+        # haproxy 2.6.12's own lines for a connection closed before its
+        # request (httplog through rsyslog, httplog clf on stdout)
+        'Nov 27 19:15:32 localhost haproxy[16808]: 127.0.0.1:57598 [27/Nov/2026:19:15:32.119] fe '
+        'fe/<NOSRV> -1/-1/-1/-1/0 400 0 - - CR-- 1/1/0/0/0 0/0 "<BADREQ>"',
+        '127.0.0.1 - - [27/Nov/2026:19:15:32 +0000] "<BADREQ>" 400 0 "" "" 39576 486 "fe" "fe" '
+        '"<NOSRV>" -1 -1 -1 -1 0 CR-- 2 2 0 0 0 0 0 "" "" ',
     ]
     out = run_ok("badreq", ["--json"], ("\n".join(lines) + "\n").encode()).stdout
-    objs = parse_json("badreq", out, 3)
-    if len(objs) != 3:
+    objs = parse_json("badreq", out, len(lines))
+    if len(objs) != len(lines):
         return
+    compare("badreq httplog rsyslog", objs[3], {
+        "format": "haproxy", "syslog": "Nov 27 19:15:32 localhost haproxy[16808]",
+        "remote": "127.0.0.1", "remote_port": 57598, "backend": "fe", "server": "<NOSRV>",
+        "status": 400, "termination_state": "CR--", "method": None})
+    compare("badreq clf stdout", objs[4], {
+        "format": "haproxy_clf", "remote": "127.0.0.1", "remote_port": 39576, "accept_ms": 486,
+        "frontend": "fe", "backend": "fe", "server": "<NOSRV>", "status": 400,
+        "termination_state": "CR--", "feconn": 2, "request_cookie": "", "response_cookie": "",
+        "method": None})
     compare("badreq httplog", objs[0], {
         "format": "haproxy", "server": "<NOSRV>", "status": 400, "termination_state": "PR--",
         "time_request": "-1", "time_active": 3, "method": None})

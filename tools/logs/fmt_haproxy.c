@@ -59,14 +59,14 @@ static const struct haproxy_var vars[] = {
     {"ac", "actconn", K_NUMBER, 0, 0},
     {"b", "backend", K_TEXT, V_QUOTABLE, 0},
     {"bc", "beconn", K_NUMBER, 0, 0},
-    {"bi", "backend_source_ip", K_TEXT, V_QUOTABLE, HAP_RIGHTMOST},
+    {"bi", "backend_source_ip", K_TEXT, V_QUOTABLE, HAP_ADDRESS},
     {"bp", "backend_source_port", K_NUMBER, 0, 0},
     {"bq", "backend_queue", K_NUMBER, 0, 0},
-    {"ci", "remote", K_TEXT, V_QUOTABLE, HAP_RIGHTMOST},
+    {"ci", "remote", K_TEXT, V_QUOTABLE, HAP_ADDRESS},
     {"cp", "remote_port", K_NUMBER, 0, 0},
     {"f", "frontend", K_TEXT, V_QUOTABLE, 0},
     {"fc", "feconn", K_NUMBER, 0, 0},
-    {"fi", "frontend_ip", K_TEXT, V_QUOTABLE, HAP_RIGHTMOST},
+    {"fi", "frontend_ip", K_TEXT, V_QUOTABLE, HAP_ADDRESS},
     {"fp", "frontend_port", K_NUMBER, 0, 0},
     {"ft", "frontend", K_TEXT, V_QUOTABLE, 0},
     {"hr", "request_header", K_TEXT, V_QUOTABLE | V_LONG, HAP_OPTIONAL | HAP_BLOCK},
@@ -81,7 +81,7 @@ static const struct haproxy_var vars[] = {
     {"rt", "request_counter", K_NUMBER, 0, 0},
     {"s", "server", K_TEXT, V_QUOTABLE, 0},
     {"sc", "srv_conn", K_NUMBER, 0, 0},
-    {"si", "server_ip", K_TEXT, V_QUOTABLE, HAP_RIGHTMOST},
+    {"si", "server_ip", K_TEXT, V_QUOTABLE, HAP_ADDRESS},
     {"sp", "server_port", K_NUMBER, 0, 0},
     {"sq", "srv_queue", K_NUMBER, 0, 0},
     {"sslc", "ssl_cipher", K_TEXT, V_QUOTABLE, 0},
@@ -93,7 +93,7 @@ static const struct haproxy_var vars[] = {
     {"ts", "termination_state", K_TEXT, 0, 0},
     {"tsc", "termination_state", K_TEXT, 0, 0},
     /* HAProxy 1.x */
-    {"Ci", "remote", K_TEXT, V_QUOTABLE, HAP_RIGHTMOST},
+    {"Ci", "remote", K_TEXT, V_QUOTABLE, HAP_ADDRESS},
     {"Cp", "remote_port", K_NUMBER, 0, 0},
     {"cc", "request_cookie", K_TEXT, V_QUOTABLE | V_LONG, 0},
     {"cs", "response_cookie", K_TEXT, V_QUOTABLE | V_LONG, 0},
@@ -254,17 +254,19 @@ const char *haproxy_compile(struct log_template *t, const char *p)
     return error;
 }
 
+size_t syslog_pri_length(const char *s, const char *e)
+{
+    const char *p = s + 1;
+    if (s == e || *s != '<')
+        return 0;
+    while (p < e && p - s <= 3 && *p >= '0' && *p <= '9')
+        p++;
+    return p > s + 1 && p < e && *p == '>' ? (size_t)(p + 1 - s) : 0;
+}
+
 size_t syslog_5424_header(const char *s, const char *e, size_t *prefix_n)
 {
-    const char *p = s;
-    if (p < e && *p == '<') { /* PRI, as received on the wire */
-        const char *d = ++p;
-        while (p < e && p - d < 3 && *p >= '0' && *p <= '9')
-            p++;
-        if (p == d || p == e || *p != '>')
-            return 0;
-        p++;
-    }
+    const char *p = s + syslog_pri_length(s, e); /* as received on the wire */
     if (e - p < 2 || p[0] != '1' || p[1] != ' ')
         return 0;
     p += 2;
@@ -443,7 +445,7 @@ static const char *field_end(const struct template_item *it, struct span next, c
      * hold a space ("[27/Nov/2026:12:28:20 +0000]"), other fields end at
      * one. HAProxy separates with a space only (a tab is text). */
     const char c = next.p[0];
-    if ((it->hap & HAP_RIGHTMOST) && c != ' ') { /* 2001:db8::1:4567: the last ':' */
+    if ((it->hap & HAP_ADDRESS) && c != ' ') { /* 2001:db8::1:4567: the last ':' */
         const char *limit = memchr(p, ' ', (size_t)(e - p));
         limit = limit != NULL ? limit : e;
         for (const char *q = limit; q > p; q--)
@@ -487,6 +489,20 @@ static struct span without_separator(struct span lit)
     while (lit.n > 0 && lit.p[lit.n - 1] == ' ')
         lit.n--;
     return lit;
+}
+
+/* 1 unless the field is an address (%ci...) with a byte no address has:
+ * IPv4, IPv6 (a zone after '%'), "unix", '-', or hexadecimal (+X). A line
+ * with a prefix this does not know ("<134>192.0.2.1:...") is no line of
+ * the format without it. */
+static int is_address(const struct template_item *it, struct span v)
+{
+    if (!(it->hap & HAP_ADDRESS))
+        return 1;
+    for (size_t i = 0; i < v.n; i++)
+        if (!isalnum((unsigned char)v.p[i]) && (v.p[i] == '\0' || strchr(":.%-_", v.p[i]) == NULL))
+            return 0;
+    return 1;
 }
 
 int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r)
@@ -538,7 +554,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
         struct span v = span_of(p, q != NULL ? q : e);
         if ((it->hap & HAP_QMARK) && v.n > 0 && v.p[0] == '?')
             v = span_of(v.p + 1, v.p + v.n);
-        if ((q != NULL || v.n > 0) && !template_field_fits(it, v))
+        if ((q != NULL || v.n > 0) && !(template_field_fits(it, v) && is_address(it, v)))
             return q == NULL ? 2 : 0;
         if (v.n > 0 || q != NULL) {
             if (r->n == LOG_RECORD_MAX)

@@ -19,6 +19,10 @@ int haproxy_is_format(const char *text);
  * Returns NULL or a static message. */
 const char *haproxy_compile(struct log_template *t, const char *text);
 
+/* The length of a syslog PRI at s ("<134>"), 0 if s does not start with
+ * one. */
+size_t syslog_pri_length(const char *s, const char *e);
+
 /* The length of an RFC 5424 header at s ("<134>1 2026-11-27T12:28:20Z host
  * app 123 - - ", the space after it included), 0 if s does not start with
  * one. *prefix_n: its length without the last space. */

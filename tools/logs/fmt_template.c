@@ -486,6 +486,14 @@ int template_match(const struct log_template *t, const char *s, size_t n, struct
         record_add(r, "syslog", span_of(s, s + prefix_n), K_TEXT, FQ_BARE);
         return match_body(t, s + header, e, r, names);
     }
+    /* "<134>" alone (HAProxy's log stdout format short) */
+    size_t pri = syslog_pri_length(s, e);
+    if (pri > 0) {
+        r->n = 0;
+        record_add(r, "syslog", span_of(s, s + pri), K_TEXT, FQ_BARE);
+        if ((m = match_body(t, s + pri, e, r, names)) != 0)
+            return m;
+    }
     /* RFC 3164 and the like: "Feb  6 12:14:14 host prog[pid]: " (or
      * "prog: "), "<134>Feb  6 12:14:14 prog[pid]: ", an ISO time first. */
     const char *limit = n > 256 ? s + 256 : e;

@@ -30,7 +30,8 @@ enum template_haproxy {
                             separator before it (%hr, %hs, %hrl, %hsl) */
     HAP_BLOCK = 4,       /* "{v1|v2}": one field per value, NAME_1, NAME_2... (%hr, %hs) */
     HAP_LIST = 8,        /* "v1" "v2"...: one field per quoted value (%hrl, %hsl) */
-    HAP_RIGHTMOST = 16,  /* ends at the last match of the text after it (%ci:%cp, IPv6) */
+    HAP_ADDRESS = 16,    /* an address (%ci): its characters only, and it ends at the last
+                            match of the text after it (%ci:%cp, IPv6) */
     HAP_PLUS = 32,       /* a number that may start with '+' (option logasap) */
     HAP_QMARK = 64       /* a query written with its '?' (%HQ) */
 };
