@@ -330,6 +330,82 @@ static void test_records(void)
     log_session_free(s);
 }
 
+/* Records a server cut (log_cut.h): the flag in the record and as the
+ * member "truncated": true of its JSON events; a squid entry cut at its NUL
+ * is a line of its own, numbered as one. */
+struct cut_seen {
+    int records, truncated[8], member[8];
+    uint64_t line[8];
+    int key; /* the last event was the key "truncated" */
+};
+
+static int on_cut_json(void *ctx, int event, const char *p, size_t n)
+{
+    struct cut_seen *c = ctx;
+    int *member = &c->member[c->records];
+    if (c->key && event == LOG_JSON_LITERAL && n == 4 && memcmp(p, "true", 4) == 0)
+        (*member)++;
+    c->key = event == LOG_JSON_KEY && n == 9 && memcmp(p, "truncated", 9) == 0;
+    return 0;
+}
+
+static int on_cut(void *ctx, struct log_values *v, const struct log_session_record *r, size_t count)
+{
+    struct cut_seen *c = ctx;
+    for (size_t i = 0; i < count && c->records < 8; i++) {
+        c->truncated[c->records] = r[i].truncated;
+        c->line[c->records] = r[i].line;
+        c->key = 0;
+        log_record_json(v, &r[i], on_cut_json, c);
+        c->records++;
+    }
+    return 0;
+}
+
+static void test_cut_records(void)
+{
+    /* a combined line cut in its agent, a whole one, a 414 request line,
+     * then a squid entry cut at 8,191 bytes with the next one after its NUL */
+    static char data[20000];
+    size_t n = 0;
+    n += (size_t)sprintf(data + n, "%s",
+                         "192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /a HTTP/1.1\" 200 5 "
+                         "\"-\" \"Mozilla (X11\n"
+                         "192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /b HTTP/1.1\" 200 5 "
+                         "\"-\" \"ua\"\n"
+                         "192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /cccc\" 414 0 \"-\" "
+                         "\"-\"\n");
+    const char *head = "1764244800.123     27 192.0.2.3 TCP_MISS/200 5120 GET http://o.example/";
+    const size_t start = n;
+    n += (size_t)sprintf(data + n, "%s", head);
+    while (n - start < 8191)
+        data[n++] = 'a';
+    data[n++] = '\0';
+    n +=
+        (size_t)sprintf(data + n, "%s",
+                        "1764244801.000     27 192.0.2.3 TCP_MISS/404 10 GET http://o.example/next "
+                        "- HIER_DIRECT/203.0.113.5 text/plain\n");
+    for (long threads = 1; threads <= 2; threads++) {
+        struct log_options o;
+        log_options_init(&o);
+        o.cfg.threads = threads;
+        struct log_session *s = session(&o);
+        struct cut_seen c;
+        memset(&c, 0, sizeof c);
+        log_session_records(s, on_cut, &c);
+        CHECK_EQ(log_session_feed(s, data, n), 0);
+        CHECK_EQ(log_session_finish(s), 0);
+        log_session_free(s);
+        CHECK_EQ(c.records, 5);
+        const int want[5] = {1, 0, 1, 1, 0};
+        for (int i = 0; i < 5; i++) {
+            CHECK_EQ(c.truncated[i], want[i]);
+            CHECK_EQ(c.member[i], want[i]); /* "truncated": true once, or absent */
+            CHECK_EQ((unsigned long long)c.line[i], (unsigned long long)i + 1);
+        }
+    }
+}
+
 struct numbering {
     uint64_t records, bad, next_line, input;
 };
@@ -777,6 +853,7 @@ int main(void)
     test_feed();
     test_fd_sink();
     test_records();
+    test_cut_records();
     test_invalid_time();
     test_w3c_records();
     test_record_order();

@@ -345,7 +345,7 @@ def test_w3c():
     for key, value in [("format", "w3c"), ("date", "2026-03-14"), ("time", "06:00:00"),
                        ("time_iso", "2026-03-14T06:00:00Z"), ("server_ip", "198.51.100.1"),
                        ("method", "GET"), ("path", "/caf\u00e9/a b"), ("query", [["x", "\u2713"], ["y", "1"]]),
-                       ("port", 443), ("remote", "192.0.2.5"), ("agent", "Mozilla/5.0+(Windows)"),
+                       ("port", 443), ("remote", "192.0.2.5"), ("agent", "Mozilla/5.0 (Windows)"),
                        ("status", 200)]:
         check("iis json %s" % key, objs[2].get(key, "(absent)") == value, "got %r" % objs[2].get(key, "(absent)"))
     check("iis json: second #Fields: layout", objs[4].get("path") == "/second\ttab" and objs[4].get("status") == 404

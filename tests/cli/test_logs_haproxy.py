@@ -431,34 +431,44 @@ def cut(line, limit=1024):
 
 
 def test_truncated():
-    """Lines cut at HAProxy's 1024-byte default (no closing quote; or
-    inside the captured headers): parsed as far as they go, the path
-    decoded up to the cut; no line unparsed."""
+    """Defect 13 (haproxy): lines cut at HAProxy's 1024-byte default (no
+    closing quote; or inside the captured headers) are records decoded as
+    far as they go and flagged ("truncated": true, counted by --stats), not
+    unparsed lines; whole lines are not flagged."""
     rng = rng_for("truncated")
     cases = []
     for fmt in ("haproxy", "haproxy_clf"):
         for pname, prefix, syslog in prefixes(rng):
+            if fmt == "haproxy_clf" and pname == "short":
+                continue  # "<134>" and a cut combined line: see below
             v = draw(rng)
             v["target"] = "/" + "/".join("seg%d%%20x" % i for i in range(200)) + "?q=1"
             v["hr"], v["hs"] = (["www.example.com"], None) if fmt == "haproxy" else (None, None)
-            full = prefix + WRITERS[fmt](v)
-            line = cut(full)
+            line = cut(prefix + WRITERS[fmt](v))
             # what stays of the target: up to the cut
             kept = line[line.index(v["target"][:20]):]
-            cases.append((fmt, pname, syslog, v, line, kept))
+            # without a prefix, an httplog clf line cut in its request is a
+            # combined line cut there: nothing of HAProxy's is left
+            cases.append((fmt if pname != "raw" or fmt == "haproxy" else "combined", pname, syslog,
+                          v, line, kept))
     # cut inside a captured header block
     v = draw(rng)
     v["hr"] = ["x" * 2000]
-    line = cut(httplog(v))
-    lines = [c[4] for c in cases] + [line]
+    block_line = cut(httplog(v))
+    whole = [httplog(draw(rng)), httplog_clf(draw(rng))]
+    lines = [c[4] for c in cases] + [block_line] + whole
     result = run_ok("truncated", ["--json", "--stats"], ("\n".join(lines) + "\n").encode())
-    m = re.search(r"^unparsed lines: +(\d+)$", result.stderr.decode(), re.M)
-    check("truncated: no line unparsed", m is not None and m.group(1) == "0", short(result.stderr))
+    stats = result.stderr.decode()
+    m = re.search(r"^unparsed lines: +(\d+)$", stats, re.M)
+    check("truncated: no line unparsed", m is not None and m.group(1) == "0", short(stats))
+    m = re.search(r"^truncated records: +(\d+)", stats, re.M)
+    check("truncated: --stats counts them", m is not None and int(m.group(1)) == len(cases) + 1,
+          short(stats))
     objs = parse_json("truncated", result.stdout, len(lines))
     if len(objs) != len(lines):
         return
     for (fmt, pname, syslog, w, _, kept), o in zip(cases, objs):
-        want = {"format": fmt, "remote": w["ci"], "method": w["method"],
+        want = {"format": fmt, "remote": w["ci"], "method": w["method"], "truncated": True,
                 "path": urllib.parse.unquote(kept), "query": [], "protocol": None}
         if fmt == "haproxy":
             want["status"] = int(w["ST"])  # before the request; clf: after it, cut off
@@ -467,10 +477,12 @@ def test_truncated():
         if syslog is not None:
             want["syslog"] = syslog
         compare("truncated %s %s" % (fmt, pname), o, want)
-    o = objs[-1]
-    compare("truncated in headers", o, {"format": "haproxy", "remote": v["ci"],
-                                        "request_header_1": line[line.index("{") + 1:]})
+    o = objs[len(cases)]
+    compare("truncated in headers", o, {"format": "haproxy", "remote": v["ci"], "truncated": True,
+                                        "request_header_1": block_line[block_line.index("{") + 1:]})
     check("truncated in headers: no request", "path" not in o and "method" not in o, repr(o)[:300])
+    for o in objs[len(cases) + 1:]:
+        check("whole %s: not truncated" % o.get("format"), "truncated" not in o, repr(o)[:300])
 
 
 def test_log_format():

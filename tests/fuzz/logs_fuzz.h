@@ -33,7 +33,9 @@
  *              line ends at '\n' (a '\r' before it is part of the line); a
  *              last line without '\n' is a line; a run of LOGS_FUZZ_HOLE or
  *              more NULs is a hole taken out of the text first (the
- *              engine's NUL_HOLE: what a crash leaves); every output line
+ *              engine's NUL_HOLE: what a crash leaves); a squid entry cut
+ *              at 8,191 bytes and a NUL (log_cut.h) may end a line at its
+ *              NUL (one more output line); every output line
  *              ends in '\n'. When the run reports a fault (refused input), no
  *              more lines than that. Compressed payloads (gzip/zstd
  *              magic) are not counted.
@@ -76,6 +78,8 @@
 #define LOGS_FUZZ_HEADER 8
 #define LOGS_FUZZ_MAX_ARGS 40
 #define LOGS_FUZZ_HOLE 64 /* NULs in a row that the engine takes out as a hole */
+/* A squid entry cut: its first 8,191 bytes, then a NUL (tools/logs/log_cut.h). */
+#define LOGS_FUZZ_SQUID_CUT 8191
 
 struct logs_fuzz_opts {
     const char *argv[LOGS_FUZZ_MAX_ARGS]; /* "pct", "logs", options... */
@@ -118,6 +122,11 @@ uint8_t *logs_fuzz_text(const struct logs_fuzz_opts *o, const uint8_t *p, size_t
 /* t[0..n) starts with the magic of gzip, zstd or a zstd skippable frame:
  * the engine reads it decompressed. */
 int logs_fuzz_compressed(const uint8_t *t, size_t n);
+
+/* For a line (len bytes before its '\n', a CR too): 0 if it is no squid
+ * cut, 1 if its NUL ends it (nothing after it), 2 if the engine may split
+ * it there (when its start parses as a squid entry). */
+size_t logs_fuzz_squid_cut(const struct logs_fuzz_opts *o, const uint8_t *line, size_t len);
 
 /* t[0..n) as the engine's text: holes (runs of LOGS_FUZZ_HOLE or more NULs)
  * taken out; malloc'ed, *m its length. */

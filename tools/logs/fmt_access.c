@@ -172,28 +172,57 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
     return 1;
 }
 
-int split_request(struct span r, struct span *method, struct span *target)
+/* A byte of a method: nginx's rule (letters, '-', '_'; M-SEARCH,
+ * VERSION-CONTROL), lower case too as other servers take it. A request
+ * field that starts otherwise is not a request line: TLS bytes (escaped,
+ * so '\\'), HAProxy's <BADREQ>, a "-". */
+static inline int is_method_byte(unsigned char c)
 {
-    const char *e = r.p + r.n;
-    const char *sp = log_find_byte(r.p, e, ' ');
-    if (sp == NULL || sp == r.p)
+    return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '-' || c == '_';
+}
+
+static inline int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* "HTTP/" in any case (varnish serves "http/1.1") at p, before e. */
+static inline int is_protocol(const char *p, const char *e)
+{
+    return e - p >= 5 && (p[0] | 0x20) == 'h' && (p[1] | 0x20) == 't' && (p[2] | 0x20) == 't' &&
+           (p[3] | 0x20) == 'p' && p[4] == '/';
+}
+
+int request_split(struct span r, struct request_parts *q)
+{
+    const char *p = r.p, *e = r.p + r.n, *c = p;
+    while (c < e && is_method_byte((unsigned char)*c))
+        c++;
+    if (c == p || c == e || !is_blank(*c))
         return 0;
-    for (const char *c = r.p; c < sp; c++) {
-        unsigned char ch = (unsigned char)*c;
-        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '-' || ch == '_'))
-            return 0;
-    }
-    *method = span_of(r.p, sp);
-    const char *t = sp + 1;
+    q->method = span_of(p, c);
+    const char *t = c + 1;
+    while (t < e && is_blank(*t)) /* a run of them (nginx takes "GET  /x") */
+        t++;
+    while (e > t && is_blank(e[-1])) /* and after the protocol */
+        e--;
+    if (t == e)
+        return 0; /* a method alone */
     const char *last = e;
-    if (e - t > 9 && e[-9] == ' ' && e[-3] != ' ' && e[-2] != ' ' && e[-1] != ' ')
+    if (e - t > 9 && e[-9] == ' ' && !is_blank(e[-3]) && !is_blank(e[-2]))
         last = e - 8; /* "HTTP/1.1" and the like: no search */
     else
-        while (last > t && last[-1] != ' ')
+        while (last > t && !is_blank(last[-1]))
             last--;
-    if (last > t && e - last >= 5 && memcmp(last, "HTTP/", 5) == 0)
-        *target = span_of(t, last - 1);
-    else
-        *target = span_of(t, e);
+    if (last > t && is_protocol(last, e)) {
+        const char *end = last - 1;
+        while (end > t && is_blank(end[-1]))
+            end--;
+        q->target = span_of(t, end);
+        q->protocol = span_of(last, e);
+    } else {
+        q->target = span_of(t, e); /* HTTP/0.9: no protocol */
+        q->protocol = span_of(e, e);
+    }
     return 1;
 }

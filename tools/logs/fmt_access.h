@@ -21,8 +21,30 @@ struct access {
 int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
                  struct quote_marks *quotes);
 
-/* Splits "METHOD target HTTP/x" (or "METHOD target"). 0 if it is not one. */
-int split_request(struct span r, struct span *method, struct span *target);
+/* The parts of a request line, as spans of its text (escapes as written);
+ * protocol is empty when there is none (HTTP/0.9's "GET /"). */
+struct request_parts {
+    struct span method, target, protocol;
+};
+
+/* Splits a request line as servers accept it: a method (letters, '-',
+ * '_'), a run of spaces or tabs, the target (which may hold spaces, as
+ * nginx takes them), and optionally a run of them and a protocol "HTTP/..."
+ * in any case; spaces or tabs after it are not part of it. 0 if the text
+ * is not a request line (HAProxy's <BADREQ>, TLS bytes, "-", a method
+ * alone): it is then kept as text, with no path. */
+int request_split(struct span r, struct request_parts *q);
+
+/* request_split's method and target. */
+static inline int split_request(struct span r, struct span *method, struct span *target)
+{
+    struct request_parts q;
+    if (!request_split(r, &q))
+        return 0;
+    *method = q.method;
+    *target = q.target;
+    return 1;
+}
 
 /* The next parameter of a query from *p on, as WHATWG urlencoded parsing
  * cuts it: at '&', then at the first '='; empty ones are skipped. Returns 0

@@ -505,7 +505,18 @@ static int is_address(const struct template_item *it, struct span v)
     return 1;
 }
 
-int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r)
+/* The line ends inside the part of the format that may be cut: a record
+ * cut (r->truncated) when cuts are looked for, else no match. */
+static int cut_here(struct log_record *r, int cut)
+{
+    if (cut == TEMPLATE_WHOLE)
+        return 0;
+    r->truncated = 1;
+    return 1;
+}
+
+int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r,
+                  int cut)
 {
     for (int i = 0; i < t->count; i++) {
         const struct template_item *it = &t->item[i];
@@ -519,7 +530,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
                 p = q;
                 continue;
             }
-            return may_cut && ends_inside(p, e, literal(it)) ? 2 : 0;
+            return may_cut && ends_inside(p, e, literal(it)) ? cut_here(r, cut) : 0;
         }
         const char *before = p;
         p = q;
@@ -543,7 +554,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
             q = it->hap & HAP_BLOCK ? match_block(it, p, e, r, &full)
                                     : match_list(it, p, e, r, next.n == 0, &full);
             if (q == NULL)
-                return !full && may_cut ? 2 : 0;
+                return !full && may_cut ? cut_here(r, cut) : 0;
             p = q;
             continue;
         }
@@ -555,7 +566,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
         if ((it->hap & HAP_QMARK) && v.n > 0 && v.p[0] == '?')
             v = span_of(v.p + 1, v.p + v.n);
         if ((q != NULL || v.n > 0) && !(template_field_fits(it, v) && is_address(it, v)))
-            return q == NULL ? 2 : 0;
+            return q == NULL ? cut_here(r, cut) : 0;
         if (v.n > 0 || q != NULL) {
             if (r->n == LOG_RECORD_MAX)
                 return 0;
@@ -567,7 +578,7 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
             f->layers = 0;
         }
         if (q == NULL)
-            return 2; /* cut inside this field */
+            return cut_here(r, cut); /* cut inside this field */
         p = q;
     }
     if (p < e && *p != ' ' && *p != '\t')

@@ -429,8 +429,22 @@ int template_add_trailing(struct log_record *r, const char *p, const char *e)
     return 1;
 }
 
+/* 1 if the field at [p, e) is one the line's end cut (see template_match_cut):
+ * quoted and never closed, or (cut anywhere) bare with no separator left. */
+static int field_cut(const struct template_item *it, const char *p, const char *e, int cut)
+{
+    if (it->quote == FQ_QUOTED)
+        return cut != TEMPLATE_WHOLE && close_quote(p, e) == NULL;
+    if (cut != TEMPLATE_CUT_ANYWHERE)
+        return 0;
+    for (const char *q = p; q < e; q++)
+        if (*q == ' ' || *q == '\t')
+            return 0;
+    return 1;
+}
+
 static int match_at(const struct log_template *t, const char *p, const char *e,
-                    struct log_record *r)
+                    struct log_record *r, int cut)
 {
     const char *after;
     if ((p = match_lit(p, e, t->item[0].lit)) == NULL)
@@ -439,6 +453,16 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
         const struct template_item *it = &t->item[i];
         const char *next = i + 1 < t->count ? t->item[i + 1].lit : "";
         const char *q = field_end(it, next, p, e, &after);
+        if (q == NULL && cut != TEMPLATE_WHOLE && i > 0 && field_cut(it, p, e, cut)) {
+            /* The line ends inside this field: what it has, and nothing after. */
+            struct span v = span_of(p, e);
+            if (v.n > 0 && !template_field_fits(it, v))
+                return 0;
+            if (v.n > 0 && record_add(r, it->name, v, it->kind, it->quote))
+                r->f[r->n - 1].layers = it->layers;
+            r->truncated = 1;
+            return 1;
+        }
         if (q == NULL)
             return 0;
         struct span v = span_of(p, q);
@@ -463,19 +487,26 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
 /* The line from p on, without a syslog prefix; names: the record's names
  * before it (a try that fails leaves none). */
 static int match_body(const struct log_template *t, const char *p, const char *e,
-                      struct log_record *r, size_t names)
+                      struct log_record *r, size_t names, int cut)
 {
     r->names_len = names;
-    return t->haproxy ? haproxy_match(t, p, e, r) : match_at(t, p, e, r);
+    return t->haproxy ? haproxy_match(t, p, e, r, cut) : match_at(t, p, e, r, cut);
 }
 
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r)
+{
+    return template_match_cut(t, s, n, r, TEMPLATE_WHOLE);
+}
+
+int template_match_cut(const struct log_template *t, const char *s, size_t n, struct log_record *r,
+                       int cut)
 {
     const char *e = s + n;
     const size_t names = r->names_len;
     int m;
     r->n = 0;
-    if ((m = match_body(t, s, e, r, names)) != 0)
+    r->truncated = 0;
+    if ((m = match_body(t, s, e, r, names, cut)) != 0)
         return m;
     if (!t->syslog)
         return 0;
@@ -484,14 +515,14 @@ int template_match(const struct log_template *t, const char *s, size_t n, struct
     if (header > 0) {
         r->n = 0;
         record_add(r, "syslog", span_of(s, s + prefix_n), K_TEXT, FQ_BARE);
-        return match_body(t, s + header, e, r, names);
+        return match_body(t, s + header, e, r, names, cut);
     }
     /* "<134>" alone (HAProxy's log stdout format short) */
     size_t pri = syslog_pri_length(s, e);
     if (pri > 0) {
         r->n = 0;
         record_add(r, "syslog", span_of(s, s + pri), K_TEXT, FQ_BARE);
-        if ((m = match_body(t, s + pri, e, r, names)) != 0)
+        if ((m = match_body(t, s + pri, e, r, names, cut)) != 0)
             return m;
     }
     /* RFC 3164 and the like: "Feb  6 12:14:14 host prog[pid]: " (or
@@ -503,7 +534,7 @@ int template_match(const struct log_template *t, const char *s, size_t n, struct
             const char *body = c + 2;
             r->n = 0;
             record_add(r, "syslog", span_of(s, c), K_TEXT, FQ_BARE);
-            if ((m = match_body(t, body, e, r, names)) != 0)
+            if ((m = match_body(t, body, e, r, names, cut)) != 0)
                 return m;
         }
     }

@@ -41,10 +41,13 @@ struct log_template {
     int syslog;  /* a syslog prefix ("... prog[pid]: ") may come first */
     int haproxy; /* compiled from a HAProxy log-format: matched by fmt_haproxy.c */
     int exact;   /* nothing after the last field: no trailing fields */
-    int can_cut; /* the line may end inside item cut_from or a later one (HAProxy cuts
-                    a line at its length limit, 1024 bytes by default) */
+    int can_cut; /* HAProxy: a cut line (template_match_cut) may end inside item cut_from
+                    or a later one (HAProxy cuts at its length limit, 1024 bytes by
+                    default) */
     int cut_from;
     struct template_item item[TEMPLATE_MAX_ITEMS];
+    /* enum log_escaping of its lines: its server's (log_unescape.h) */
+    unsigned char escaping;
 };
 
 enum template_syntax {
@@ -62,11 +65,9 @@ const char *template_compile(struct log_template *t, const char *text, enum temp
  * Apache. */
 enum template_syntax template_guess_syntax(const char *text);
 
-/* Fills r from line s (n bytes) if it matches; 1 if it does, 2 if it does
- * but the line ends inside the part that may be cut (cut_from): the record
- * holds the fields up to the cut. Text after the template (space-separated)
- * becomes trailing fields: key=value ones named by their key, others
- * unnamed. */
+/* Fills r from line s (n bytes) if it matches; 1 if it does. Text after the
+ * template (space-separated) becomes trailing fields: key=value ones named
+ * by their key, others unnamed. */
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r);
 
 /* For a compiler of another syntax (fmt_haproxy.c): c added to the literal
@@ -79,9 +80,24 @@ const char *template_add_field(struct log_template *t, const char *name, size_t 
  * number for K_NUMBER...). */
 int template_field_fits(const struct template_item *it, struct span v);
 
-/* A line matched against a template of fmt_haproxy.c: as template_match,
- * without the syslog prefix. */
-int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r);
+/* template_match for a line the server may have cut (log_cut.h): with
+ * TEMPLATE_CUT_QUOTED a line that ends inside a quoted field (no closing
+ * quote) after at least one whole field matches, that field holding what
+ * is there; with TEMPLATE_CUT_ANYWHERE (the line is known to be cut) a bare
+ * field may be the one cut too. The fields after the cut are absent and
+ * r->truncated is set. TEMPLATE_WHOLE: template_match. */
+enum {
+    TEMPLATE_WHOLE,
+    TEMPLATE_CUT_QUOTED,
+    TEMPLATE_CUT_ANYWHERE
+};
+int template_match_cut(const struct log_template *t, const char *s, size_t n, struct log_record *r,
+                       int cut);
+
+/* A line matched against a template of fmt_haproxy.c: as
+ * template_match_cut, without the syslog prefix. */
+int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r,
+                  int cut);
 
 /* The fields of [p, e) after a format's own (see template_match); 0 when
  * the record is full. */

@@ -48,6 +48,7 @@ void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg);
 struct stats {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
     uint64_t formats[LOG_STATS_FORMATS]; /* lines parsed, per enum log_format_id */
+    uint64_t truncated;                  /* records the server cut (log_cut.h) */
 };
 
 /* Per-thread work state. */
@@ -62,6 +63,8 @@ struct worker {
     struct span line;            /* the line being written (process_chunk) */
     int spaced;                  /* whitespace-separated format: decoded spaces are escaped */
     int w3c;                     /* IIS: %uXXXX decoded */
+    unsigned char text_esc;      /* line output: enum log_escaping of the text
+                                    put_decoded reads, whose escapes it keeps */
     struct buf fmt_buf[3];       /* log_record_out.c: a field's text on its way out */
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */

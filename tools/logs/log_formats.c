@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_custom.h"
 #include "fmt_json.h"
+#include "log_cut.h"
 #include "log_formats.h"
 
 struct log_formats *log_formats_new(const char *custom, const char **error)
@@ -31,7 +33,8 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
                 NULL)
                 goto fail;
             t->syslog = d->syslog;
-            t->exact = d->haproxy;              /* HAProxy writes nothing after its format */
+            t->exact = d->haproxy; /* HAProxy writes nothing after its format */
+            t->escaping = (unsigned char)d->escaping;
             if (d->escaping == LOG_ESC_PERCENT) /* one more layer, and tabs between */
                 for (int k = 0; k < t->count; k++) {
                     t->item[k].layers = 1;
@@ -51,7 +54,7 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
     *error = NULL;
     if (custom != NULL) {
         struct log_template *t = &fs->template[LF_CUSTOM];
-        *error = template_compile(t, custom, template_guess_syntax(custom));
+        *error = custom_format_compile(t, custom);
         if (*error != NULL)
             goto fail;
         t->syslog = t->haproxy; /* HAProxy logs to syslog: its prefix, or none */
@@ -68,18 +71,49 @@ void log_formats_free(struct log_formats *fs)
     free(fs);
 }
 
-int record_parse(int id, const char *s, size_t n, struct log_record *r,
-                 const struct log_config *cfg)
+/* record_parse, or with cut (TEMPLATE_CUT_*) only a cut record of a
+ * template format. */
+static int parse_as(int id, const char *s, size_t n, struct log_record *r,
+                    const struct log_config *cfg, int cut)
 {
     r->n = 0;
     r->names_len = 0;
     r->format = id;
-    if (id == LF_JSON)
-        return json_line_parse(s, n, r, cfg->json_key);
+    r->truncated = 0;
+    int ok;
+    if (id == LF_JSON) {
+        ok = cut == TEMPLATE_WHOLE && json_line_parse(s, n, r, cfg->json_key);
+    } else {
+        const struct log_formats *fs = cfg->formats;
+        if (id < 0 || id >= LF_COUNT || !fs->has_template[id])
+            return 0;
+        ok = template_match_cut(&fs->template[id], s, n, r, cut);
+        if (ok && cut == TEMPLATE_CUT_QUOTED && !r->truncated)
+            ok = 0; /* whole: record_parse's, not a cut one */
+        if (ok && cut == TEMPLATE_CUT_ANYWHERE)
+            r->truncated = 1; /* known to be cut, whichever field it was */
+    }
+    if (ok && !r->truncated)
+        record_mark_cut(r);
+    return ok;
+}
+
+int record_parse(int id, const char *s, size_t n, struct log_record *r,
+                 const struct log_config *cfg)
+{
+    return parse_as(id, s, n, r, cfg, TEMPLATE_WHOLE);
+}
+
+int record_parse_cut(int id, const char *s, size_t n, struct log_record *r,
+                     const struct log_config *cfg, int cut)
+{
+    if (id >= 0)
+        return parse_as(id, s, n, r, cfg, cut);
     const struct log_formats *fs = cfg->formats;
-    if (id < 0 || id >= LF_COUNT || !fs->has_template[id])
-        return 0;
-    return template_match(&fs->template[id], s, n, r);
+    for (int i = 0; i < fs->ndetect; i++)
+        if (parse_as(fs->detect[i], s, n, r, cfg, cut))
+            return 1;
+    return 0;
 }
 
 int record_detect(const char *s, size_t n, struct log_record *r, const struct log_config *cfg,
@@ -157,4 +191,12 @@ void input_format_chunk(struct input_format *is, const char *p, size_t n, enum l
         track_w3c_headers(is, p, n);
     }
     is->offset += n;
+}
+
+enum log_escaping log_formats_escaping(const struct log_formats *fs, int id)
+{
+    if (id == LF_CUSTOM && fs != NULL && fs->has_template[LF_CUSTOM])
+        return (enum log_escaping)fs->template[LF_CUSTOM].escaping;
+    const struct log_format_def *d = log_format_def(id);
+    return d != NULL ? d->escaping : LOG_ESC_NONE;
 }

@@ -28,9 +28,19 @@ struct log_formats {
 struct log_formats *log_formats_new(const char *custom, const char **error);
 void log_formats_free(struct log_formats *fs);
 
+/* The escaping convention of format id's lines: its registry row's, or
+ * for --log-format its server's (fmt_custom.h). */
+enum log_escaping log_formats_escaping(const struct log_formats *fs, int id);
+
 /* Parses line s as format id into r; 1 if it is one. */
 int record_parse(int id, const char *s, size_t n, struct log_record *r,
                  const struct log_config *cfg);
+
+/* A record the server cut (log_cut.h) of format id (< 0: any format tried
+ * in auto mode): cut is TEMPLATE_CUT_QUOTED or TEMPLATE_CUT_ANYWHERE; 1 if
+ * it is one (r->truncated set). A line that parses whole is not one. */
+int record_parse_cut(int id, const char *s, size_t n, struct log_record *r,
+                     const struct log_config *cfg, int cut);
 
 /* Finds the format of a line (not W3C: that needs its header); 1 if one
  * matches. *last: the caller's memory of the format that matched last

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_cut.h"
 #include "log_decode.h"
 #include "log_formats.h"
 #include "log_output.h"
@@ -20,6 +21,14 @@ static void put_unparsed(struct worker *w, const char *s, size_t n)
 {
     w->st->unparsed++;
     w->ctx->writer->unparsed(w, s, n, 0);
+}
+
+/* 1 if a common line's bytes field is followed by a '"' (a referer,
+ * possibly cut: then it is a combined line's). */
+static inline int quote_after_bytes(const char *e, struct span bytes)
+{
+    const char *p = bytes.p + bytes.n;
+    return e - p >= 2 && p[0] == ' ' && p[1] == '"';
 }
 
 /* One line without its terminator. LF_AUTO: combined or common. */
@@ -44,7 +53,8 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
         }
         wr->w3c(w, s, n, f, count, layout);
     } else if (log_format_via_record(fmt)) {
-        if (!record_process(w, s, n, fmt)) {
+        if (!record_process(w, s, n, fmt) &&
+            !record_process_cut(w, s, n, fmt, TEMPLATE_CUT_QUOTED)) {
             put_unparsed(w, s, n);
             return;
         }
@@ -60,18 +70,29 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
         struct access a;
         if (!parse_access(s, n, &a, wr->exact_fields, &w->quotes) ||
             (fmt == LF_COMBINED && !a.has_ra)) {
-            /* auto: the other formats (log_formats.c) */
-            if (fmt != LF_AUTO || !record_process(w, s, n, fmt)) {
+            /* auto: the other formats (log_formats.c); then a line cut */
+            if ((fmt != LF_AUTO || !record_process(w, s, n, fmt)) &&
+                !record_process_cut(w, s, n, fmt, TEMPLATE_CUT_QUOTED)) {
                 put_unparsed(w, s, n);
                 return;
             }
         } else if (fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
                    record_process(w, s, n, LF_HAPROXY_CLF)) {
             /* HAProxy's option httplog clf: "" "" and its own fields after */
+        } else if (!a.has_ra && fmt == LF_AUTO && quote_after_bytes(s + n, a.bytes) &&
+                   record_process_cut(w, s, n, LF_COMBINED, TEMPLATE_CUT_QUOTED)) {
+            /* a combined line cut in its referer or agent, not a common one */
         } else {
             if (fmt == LF_COMMON)
                 a.has_ra = 0;
-            wr->access(w, s, n, &a, fmt);
+            if (!cfg->stats || !request_was_cut(a.request, a.status)) {
+                wr->access(w, s, n, &a, fmt);
+            } else { /* a count only --stats prints */
+                const uint64_t cut = w->st->truncated;
+                wr->access(w, s, n, &a, fmt);
+                /* counted by the record if the writer made one, else here */
+                w->st->truncated += w->st->truncated == cut;
+            }
         }
     }
     w->st->escaped_lines += (uint64_t)w->line_escaped;
@@ -98,6 +119,48 @@ static void process_long_line(struct worker *w, struct chunk_job *job, const cha
     wr->long_end(w);
 }
 
+/* The NUL that ends a squid entry squid cut at the start of the line [s, e)
+ * (log_cut.h), or NULL. */
+static const char *squid_cut_at(struct worker *w, const char *s, const char *e)
+{
+    const char *nul = squid_cut_nul(s, e);
+    struct log_record r;
+    if (nul == NULL ||
+        !record_parse_cut(LF_SQUID, s, (size_t)(nul - s), &r, &w->ctx->cfg, TEMPLATE_CUT_ANYWHERE))
+        return NULL;
+    return nul;
+}
+
+/* process_chunk's work for a line [p, content_end) whose squid entry squid
+ * cut at the NUL at cut (squid_cut_at): the entry is a line, written and
+ * counted; the text after the NUL, if any, is the next line. nl: the
+ * line's newline or NULL. Returns where the next line starts. */
+static const char *process_squid_cut(struct worker *w, struct chunk_job *job, const char *p,
+                                     const char *cut, const char *content_end, const char *nl)
+{
+    const struct log_writer *wr = w->ctx->writer;
+    const size_t n = (size_t)(cut - p);
+    w->line_clean = w->json_plain = 0; /* not known: scanned for the whole line */
+    w->line = span_of(p, cut);
+    buf_reserve(&job->out, wr->room_per_byte * n + 512);
+    w->line_escaped = w->line_bad_utf8 = 0;
+    if (!record_process_cut(w, p, n, LF_SQUID, TEMPLATE_CUT_ANYWHERE))
+        put_unparsed(w, p, n);
+    w->st->escaped_lines += (uint64_t)w->line_escaped;
+    w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
+    job->st.lines++;
+    if (cut + 1 < content_end) { /* the next entry, on the same line */
+        put_raw(w, "\n", 1);
+        return cut + 1;
+    }
+    /* The NUL ends the line: its own ending after it (the NUL not written). */
+    if (nl != NULL && wr->keeps_line_ending)
+        put_raw(w, cut + 1, (size_t)(nl - cut));
+    else
+        put_raw(w, "\n", 1);
+    return nl != NULL ? nl + 1 : job->in + job->len;
+}
+
 void process_chunk(struct worker *w, struct chunk_job *job)
 {
     const struct log_writer *wr = w->ctx->writer;
@@ -121,6 +184,7 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->quotes.marks = &w->quote_bits;
     w->quotes.chunk_end = e;
     const size_t max_line = w->ctx->cfg.max_line;
+    const int squid = job->fmt == LF_AUTO || job->fmt == LF_SQUID; /* its cut entries */
     while (p < e) {
         /* The line's end and whether its text has such a byte, in one pass:
          * the first one (the newline is one) is most often the newline, or
@@ -132,13 +196,22 @@ void process_chunk(struct worker *w, struct chunk_job *job)
                                  : NULL;
         const char *end = nl != NULL ? nl : e;
         const char *content_end = log_safe_text_end(p, nl, e);
+        /* Longer than --max-line as the pipeline counts it: the bytes before
+         * the newline (a CR too). */
+        const int too_long = (size_t)(end - p) > max_line;
+        /* A squid entry cut at its NUL (a control byte: the line is not
+         * clean): the NUL ends its line (log_cut.h). Not in a line too long,
+         * which the pipeline may have streamed instead. */
+        const char *cut;
+        if (c < content_end && squid && !too_long &&
+            (cut = squid_cut_at(w, p, content_end)) != NULL) {
+            p = process_squid_cut(w, job, p, cut, content_end, nl);
+            continue;
+        }
         w->line_clean = c >= content_end;
         w->json_plain = wr->wants_plain && w->line_clean; /* else not known */
         size_t n = (size_t)(content_end - p);
         w->line = span_of(p, content_end);
-        /* Longer than --max-line as the pipeline counts it: the bytes before
-         * the newline (a CR too). */
-        const int too_long = (size_t)(end - p) > max_line;
         buf_reserve(&job->out, wr->room_per_byte * (too_long ? 0 : n) + 512);
         if (too_long) {
             /* Held whole only when it came in one read: the same output as
@@ -179,6 +252,7 @@ void add_stats(struct stats *a, const struct stats *b)
     a->invalid_utf8 += b->invalid_utf8;
     a->unparsed += b->unparsed;
     a->long_lines += b->long_lines;
+    a->truncated += b->truncated;
     for (int i = 0; i < LOG_STATS_FORMATS; i++)
         a->formats[i] += b->formats[i];
 }
@@ -194,12 +268,13 @@ void print_stats(const struct stats *s, double start)
             "invalid UTF-8:      %llu lines\n"
             "unparsed lines:     %llu\n"
             "long lines:         %llu (longer than --max-line: written undecoded)\n"
+            "truncated records:  %llu (cut by the server: decoded as far as they go)\n"
             "elapsed:            %.3f s\n"
             "throughput:         %.3f GB/s\n",
             (unsigned long long)s->lines, (unsigned long long)s->bytes,
             (unsigned long long)s->escaped_lines, (unsigned long long)s->malformed,
             (unsigned long long)s->invalid_utf8, (unsigned long long)s->unparsed,
-            (unsigned long long)s->long_lines, elapsed,
+            (unsigned long long)s->long_lines, (unsigned long long)s->truncated, elapsed,
             elapsed > 0 ? (double)s->bytes / elapsed / 1e9 : 0.0);
     for (int i = 0; i < LF_COUNT && i < LOG_STATS_FORMATS; i++)
         if (s->formats[i] > 0)

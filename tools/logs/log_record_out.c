@@ -4,19 +4,25 @@
 #include <string.h>
 
 #include "fmt_template.h"
+#include "log_cut.h"
 #include "log_field_text.h"
 #include "log_formats.h"
 #include "log_record_out.h"
+#include "log_unescape.h"
 #include "log_writer.h"
 
-static void write_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
+static void write_record(struct worker *w, const char *s, size_t n, struct log_record *r)
 {
+    /* Every writer and the records read a field's text by its format's
+     * convention (field_text): set here, once, for every format. */
+    log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format));
     /* Room for what the writers write before they reserve more (keys,
      * separators); the values reserve their own as they go, so a long line
      * costs a few times its fields, not 24 times the line. */
     buf_reserve(w->out, 64 * LOG_RECORD_MAX + 1024);
     if (r->format >= 0 && r->format < LOG_STATS_FORMATS)
         w->st->formats[r->format]++;
+    w->st->truncated += r->truncated;
     w->ctx->writer->record(w, s, n, r);
 }
 
@@ -39,6 +45,7 @@ static inline void access_add(struct log_record *r, int i, struct span v, int ki
     f->kind = (unsigned char)kind;
     f->quote = (unsigned char)quote;
     f->layers = 0;
+    f->esc = 0;
 }
 
 /* A combined or common line as the fast path parsed it, as a record. */
@@ -48,6 +55,7 @@ static int record_from_access(const char *s, size_t n, const struct access *a, i
     r->n = 0;
     r->names_len = 0;
     r->format = a->has_ra && !common ? LF_COMBINED : LF_COMMON;
+    r->truncated = (unsigned char)request_was_cut(a->request, a->status);
     /* parse_access: "remote ident user [time]", single spaces */
     const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
     const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
@@ -95,6 +103,16 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
     return 1;
 }
 
+int record_process_cut(struct worker *w, const char *s, size_t n, enum log_format_id fmt, int cut)
+{
+    struct log_record r;
+    if (fmt == LF_W3C || fmt == LF_FIELD ||
+        !record_parse_cut(fmt == LF_AUTO ? -1 : fmt, s, n, &r, &w->ctx->cfg, cut))
+        return 0;
+    write_record(w, s, n, &r);
+    return 1;
+}
+
 int record_process_access(struct worker *w, const char *s, size_t n, const struct access *a,
                           enum log_format_id fmt)
 {
@@ -114,6 +132,7 @@ void record_process_w3c(struct worker *w, const char *s, size_t n, const struct 
     struct log_record r;
     r.n = 0;
     r.names_len = 0;
+    r.truncated = 0;
     r.format = l->cloudfront ? LF_CLOUDFRONT : LF_W3C;
     for (int i = 0; i < count && i < LOG_RECORD_MAX; i++) {
         int kind;

@@ -14,6 +14,11 @@
  * if it does not parse and nothing was written. */
 int record_process(struct worker *w, const char *s, size_t n, enum log_format_id fmt);
 
+/* A line that does not parse as a record the server cut (log_cut.h), of
+ * format fmt (LF_AUTO: any): cut is TEMPLATE_CUT_QUOTED or
+ * TEMPLATE_CUT_ANYWHERE (the line is known to be cut). 1 if written. */
+int record_process_cut(struct worker *w, const char *s, size_t n, enum log_format_id fmt, int cut);
+
 /* The names of the fields of a combined line's record as
  * record_process_access makes it, in order (common: the first 7), then its
  * trailing fields: a writer that sees w->access_record set may find its

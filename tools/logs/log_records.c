@@ -37,6 +37,7 @@ void log_records_collect(struct log_record_batch *b, const char *s, size_t n,
     struct collected *c = &b->recs[b->count++];
     c->format = r != NULL ? r->format : directive ? COLLECTED_DIRECTIVE : COLLECTED_UNPARSED;
     c->long_line = 0;
+    c->truncated = r != NULL && r->truncated;
     c->s = s;
     c->n = n;
     c->first = b->nfields;
@@ -121,6 +122,7 @@ int log_records_deliver(struct log_record_batch *b, const struct log_record_sink
             p->line = first_line + at + i;
             p->parsed = c->format >= 0;
             p->long_line = c->long_line;
+            p->truncated = c->truncated;
             p->text = c->s;
             p->text_len = c->n;
             p->nfields = c->count;

@@ -16,6 +16,7 @@
 struct collected {
     int format;    /* enum log_format_id, or COLLECTED_UNPARSED / _DIRECTIVE */
     int long_line; /* text is the start of a line longer than --max-line */
+    int truncated; /* the server cut it (log_record's truncated) */
     const char *s; /* the line, in the chunk's input */
     size_t n;
     size_t first, count;

@@ -130,6 +130,7 @@ struct log_session_record {
     size_t text_len;
     size_t nfields;
     const struct log_session_field *fields;
+    int truncated; /* 1: the server cut the line; its fields are what it has (log_cut.h) */
 };
 
 /* What the value functions decode with (the session's options, scratch

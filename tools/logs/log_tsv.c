@@ -26,12 +26,13 @@ enum column {
     COL_ORIGIN,
     COL_FORMAT,
     COL_LINE,
+    COL_TRUNCATED,
     COL_ISO
 };
 static void table_columns_find(struct log_table *tab)
 {
-    static const char *const parts[] = {"",         "method", "path",   "query",
-                                        "protocol", "origin", "format", "line"};
+    static const char *const parts[] = {"",       "method", "path", "query",    "protocol",
+                                        "origin", "format", "line", "truncated"};
     for (int i = 0; i < tab->count; i++) {
         const char *name = tab->names[i];
         size_t len = strlen(name);
@@ -210,13 +211,13 @@ struct table_row {
     const struct log_table *tab;
     const struct log_record *r;
     unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
-    int url_found;                 /* 1 once url, target and rest are known */
+    int url_found;                 /* 1 once url and parts are known */
     int access;                    /* r's first fields are record_access_names: no slots */
     int split_found;               /* 1 once origin and query of target are known */
     size_t origin;
     const char *query;
     const struct log_field *url;
-    struct span target, rest;
+    struct request_parts parts;
 };
 
 static unsigned name_slot(struct span name)
@@ -280,24 +281,28 @@ static const struct log_field *table_find(const struct table_row *row, int i)
     return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, tab->names[i]) : f;
 }
 
-/* The URL-bearing field of a record and its target. */
-static const struct log_field *record_url(const struct log_record *r, struct span *target,
-                                          struct span *rest)
+/* The request of a record (request_rank, as log_record_walk.h chooses it)
+ * and its parts; NULL when it has none with a target: a URL of "-", or a
+ * request field that is not a request line (its text is the "request"
+ * field, its parts null). */
+static const struct log_field *record_url(const struct log_record *r, struct request_parts *q)
 {
-    for (int i = 0; i < r->n; i++) {
-        const struct log_field *f = &r->f[i];
-        struct span method;
-        if (f->kind == K_REQUEST && split_request(f->v, &method, target)) {
-            *rest = span_of(target->p + target->n, f->v.p + f->v.n);
-            return f;
-        }
-        if (f->kind == K_URL && !span_is(f->v, "-")) {
-            *target = f->v;
-            *rest = span_of(f->v.p, f->v.p);
-            return f;
+    const struct log_field *f = NULL;
+    int best = 0;
+    for (int i = 0; i < r->n && best < REQUEST_LINE; i++) {
+        int rank = request_rank(&r->f[i], q);
+        if (rank > best) {
+            best = rank;
+            f = &r->f[i];
         }
     }
-    return NULL;
+    if (best == REQUEST_LINE)
+        return f;
+    if (best != 3 && !(f != NULL && f->kind == K_URL && f->v.n == 0))
+        return NULL; /* none, a URL of "-", or not a request line */
+    q->method = q->protocol = span_of(f->v.p, f->v.p);
+    q->target = f->v;
+    return f;
 }
 
 /* Puts the value of column i if it is request-derived; 0 if it is not. */
@@ -309,7 +314,7 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
     if (!row->url_found) {
-        row->url = record_url(row->r, &row->target, &row->rest);
+        row->url = record_url(row->r, &row->parts);
         row->url_found = 1;
     }
     /* The request's own parts win over a field of the same name (nginx's
@@ -335,19 +340,17 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
         return 1;
     }
     if (!row->url_found) {
-        row->url = record_url(row->r, &row->target, &row->rest);
+        row->url = record_url(row->r, &row->parts);
         row->url_found = 1;
     }
     const struct log_field *f = row->url;
-    const struct span target = row->target, rest = row->rest;
+    const struct span target = row->parts.target;
     if (f == NULL) {
         table_null(w, st);
         return 1;
     }
     if (which == COL_METHOD || which == COL_PROTOCOL) {
-        struct span v = which == COL_METHOD
-                            ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
-                            : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
+        struct span v = which == COL_METHOD ? row->parts.method : row->parts.protocol;
         if (v.n == 0)
             table_null(w, st);
         else
@@ -398,6 +401,10 @@ static void table_column(struct worker *w, const struct table_style *st, const c
     }
     if (column == COL_LINE) {
         table_text(w, st, span_of(s, s + n));
+        return;
+    }
+    if (column == COL_TRUNCATED) { /* the server cut the line (log_cut.h) */
+        put_str(w, r->truncated ? "true" : "false");
         return;
     }
     if (table_url_part(w, st, row, i))

@@ -133,6 +133,6 @@ int log_record_json(struct log_values *v, const struct log_session_record *r, lo
     else if (!r->parsed)
         line(&sink, strcmp(r->format, "directive") == 0 ? "directive" : "unparsed", r);
     else
-        record_walk(&v->w, &sink, r->format, r, r->nfields);
+        record_walk(&v->w, &sink, r->format, r->truncated, r, r->nfields);
     return sink.status;
 }

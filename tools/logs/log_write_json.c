@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "log_cut.h"
 #include "log_field_text.h"
 #include "log_formats.h"
 #include "log_record_out.h"
@@ -266,8 +267,9 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
 {
     const char *open_quote = a->request.p - 1;
     const int plain = w->json_plain && log_find_byte(s, open_quote, '"') == NULL;
-    struct span method, target;
-    int ok = split_request(a->request, &method, &target);
+    struct request_parts rq;
+    int ok = request_split(a->request, &rq);
+    struct span target = rq.target;
     /* "remote ident user [time]": tokens ended by single spaces */
     const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
     const char *space = log_find_byte(ident, user_end, ' ');
@@ -291,7 +293,7 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
     o = iso_len > 0 ? CAT(o + iso_len, "\"") : CAT(o - 1, "null");
     o = CAT(o, ",\"method\":");
     if (ok) {
-        o = json_opt_at(w, o, method, 1, plain);
+        o = json_opt_at(w, o, rq.method, 1, plain);
         size_t origin = origin_length(target);
         if (origin > 0) {
             o = CAT(o, ",\"origin\":");
@@ -302,14 +304,11 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
         w->out->len = (size_t)(o - w->out->data);
         put_json_url(w, target, 1);
         o = w->out->data + w->out->len;
-        const char *after = target.p + target.n, *request_end = a->request.p + a->request.n;
         o = CAT(o, ",\"protocol\":");
-        o = after < request_end ? json_opt_at(w, o, span_of(after + 1, request_end), 1, plain)
-                                : CAT(o, "null");
-    } else {
-        o = CAT(o, "null,\"path\":");
+        o = rq.protocol.n > 0 ? json_opt_at(w, o, rq.protocol, 1, plain) : CAT(o, "null");
+    } else { /* not a request line: its text, no path (log_record_walk.h) */
+        o = CAT(o, "null,\"path\":null,\"query\":[],\"protocol\":null,\"request\":");
         o = json_opt_at(w, o, a->request, 1, plain);
-        o = CAT(o, ",\"query\":[],\"protocol\":null");
     }
     o = CAT(o, ",\"status\":");
     o = json_number_at(w, o, a->status, plain);
@@ -332,14 +331,16 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
 }
 
 /* 1 if a combined or common line's JSON needs the record: it has fields
- * after the last one of its format (nginx adds some), or a '\\' (log
- * escapes such as \\" and \\x22 to undo). */
+ * after the last one of its format (nginx adds some), the server cut it
+ * (log_cut.h), or a '\\' (log escapes such as \\" and \\x22 to undo). */
 static int json_through_record(const struct worker *w, const char *s, size_t n,
                                const struct access *a, enum log_format_id fmt)
 {
     int combined = a->has_ra && fmt != LF_COMMON;
     if (combined ? access_has_trailing(s, n, a->agent) : a->bytes.p + a->bytes.n != s + n)
         return 1;
+    if (request_was_cut(a->request, a->status))
+        return 1; /* "truncated": true */
     return !w->json_plain && memchr(s, '\\', n) != NULL;
 }
 
@@ -445,7 +446,7 @@ static void json_record(struct worker *w, const char *s, size_t n, const struct 
     struct record_sink sink = {w, 0};
     buf_reserve(w->out, 64 * LOG_RECORD_MAX + 1024);
     put_raw(w, "{", 1);
-    record_walk(w, &sink, log_format_name(r->format), r, (size_t)r->n);
+    record_walk(w, &sink, log_format_name(r->format), r->truncated, r, (size_t)r->n);
     put_raw(w, "}", 1);
 }
 
