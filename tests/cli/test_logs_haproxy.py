@@ -70,6 +70,8 @@ def encode_segment(rng):
 
 def make_target(rng):
     path = "/" + "/".join(encode_segment(rng) for _ in range(rng.randint(1, 4)))
+    if rng.random() < 0.2:  # as a client may send them: HAProxy logs "#22", "\\"
+        path += rng.choice(['/r"x', "/b\\s", '/q\\x22"'])
     if rng.random() < 0.6:
         params = []
         for _ in range(rng.randint(1, 3)):
@@ -91,10 +93,21 @@ def expect_request(method, target, protocol):
 
 
 def header_value(rng):
-    """A captured header's value: spaces, slashes, parentheses (HAProxy
-    writes '"', '#', '{', '|', '}' and controls as #XX)."""
+    """A captured header's value as the client sent it: spaces, quotes,
+    HAProxy's own separators ('|', '{', '}'), '#', a tab, UTF-8, literal
+    backslash escapes."""
     return rng.choice(["www.example.com", "Mozilla/5.0 (X11; Linux x86_64)", "", "curl/8.5.0",
-                       "a b  c", "en-US,en;q=0.9", "-"])
+                       "a b  c", "en-US,en;q=0.9", "-", 'say "hi"', "a|b", "{x}", "#22 #zz",
+                       "tab\there", "caf\u00e9", "lit\\x22eral \\\" \\"])
+
+
+def hap_encode(text, header):
+    """HAProxy's encoding of a request line (url_encode_map) or a captured
+    header (hdr_encode_map): '"', '#', controls and bytes from 0x7f as #XX,
+    and '{', '|', '}' too in headers; a backslash as it is."""
+    special = b'"#{|}' if header else b'"#'
+    return "".join("#%02X" % b if b < 0x20 or b >= 0x7f or b in special else chr(b)
+                   for b in text.encode("utf-8"))
 
 
 def draw(rng):
@@ -151,7 +164,7 @@ def date_gmt(when):
 # ------------------------------------------------------------------ lines
 
 def request_text(v):
-    return "%s %s %s" % (v["method"], v["target"], v["protocol"])
+    return hap_encode("%s %s %s" % (v["method"], v["target"], v["protocol"]), False)
 
 
 SEP = object()
@@ -179,7 +192,8 @@ def httplog(v):
         v["ci"], v["cp"], date_ms(v["when"]), v["ft"], v["b"], v["s"], v["TR"], v["Tw"], v["Tc"],
         v["Tr"], v["Ta"], v["ST"], v["B"], v["CC"], v["CS"], v["tsc"], v["ac"], v["fc"], v["bc"],
         v["sc"], v["rc"], v["sq"], v["bq"])
-    hr, hs = (None if b is None else "{" + "|".join(b) + "}" for b in (v["hr"], v["hs"]))
+    hr, hs = (None if b is None else "{" + "|".join(hap_encode(h, True) for h in b) + "}"
+              for b in (v["hr"], v["hs"]))
     return haproxy_join([head, SEP, hr, SEP, hs, SEP, '"' + request_text(v) + '"'])
 
 
@@ -208,7 +222,8 @@ def httplog_clf(v):
         v["rc"], v["sq"], v["bq"], clf_quoted(v["CC"]), clf_quoted(v["CS"]))
     # %hrl %hsl: a quoted value each; the line ends with the separator
     # before a list that writes nothing (as HAProxy 2.6.12 writes it)
-    hrl, hsl = (None if b is None else " ".join('"%s"' % h for h in b) for b in (v["hr"], v["hs"]))
+    hrl, hsl = (None if b is None else " ".join('"%s"' % hap_encode(h, True) for h in b)
+                for b in (v["hr"], v["hs"]))
     return haproxy_join([head, SEP, hrl, SEP, hsl])
 
 
@@ -413,10 +428,11 @@ def test_badreq():
         "format": "haproxy_clf", "remote": "127.0.0.1", "remote_port": 39576, "accept_ms": 486,
         "frontend": "fe", "backend": "fe", "server": "<NOSRV>", "status": 400,
         "termination_state": "CR--", "feconn": 2, "request_cookie": "", "response_cookie": "",
-        "method": None})
+        "method": None, "path": None, "request": "<BADREQ>"})
     compare("badreq httplog", objs[0], {
         "format": "haproxy", "server": "<NOSRV>", "status": 400, "termination_state": "PR--",
-        "time_request": "-1", "time_active": 3, "method": None})
+        "time_request": "-1", "time_active": 3, "method": None, "path": None,
+        "request": "<BADREQ>"})
     compare("nosrv", objs[1], {
         "format": "haproxy", "backend": "be", "server": "<NOSRV>", "status": 503,
         "retries": 3, "request_header_1": "www.example.com", "request_header_2": None,
@@ -554,7 +570,8 @@ def test_detect():
         fmt = rng.choice(list(WRITERS) + ["combined"])
         if fmt == "combined":
             lines.append('192.0.2.%d - - [27/Nov/2026:12:28:20 +0000] "GET %s HTTP/1.1" 200 5 "-" '
-                         '"curl/8.5.0"' % (rng.randint(1, 254), make_target(rng)))
+                         '"curl/8.5.0"' % (rng.randint(1, 254),
+                                           make_target(rng).replace('"', "%22")))
         else:
             v = draw(rng)
             v["hr"], v["hs"] = captures(rng, fmt)
