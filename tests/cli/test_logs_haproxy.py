@@ -505,7 +505,8 @@ def test_log_format():
     """HAProxy log-format strings given to --log-format: httplog's, tcplog's
     and httpslog's read their lines as the named formats do; a string of
     other variables (%HM %HP %HQ %HV, %[sample], %ID, a variable pct does
-    not know as a text field named after it), '\\ ' for a space."""
+    not know as a text field named after it), '\\ ' for a space; the whole
+    log-format directive of haproxy.cfg."""
     rng = rng_for("log-format")
     for fmt, text in (("haproxy", HTTPLOG), ("haproxy_tcp", TCPLOG), ("haproxy_https", HTTPSLOG)):
         values = []
@@ -525,7 +526,19 @@ def test_log_format():
                     want["syslog"] = syslog
                 if not compare("%s line %d" % (label, i + 1), o, want):
                     break
-    # the brief's example string with separators written as "\ "
+    # the directive as haproxy.cfg has it: quoted, or its spaces as "\ "
+    v = draw(rng)
+    v["hr"], v["hs"] = ["h"], None
+    for directive in ('log-format "%s"' % HTTPLOG, "  log-format %s  " % HTTPLOG.replace(" ", "\\ ")):
+        o = first_json(run_ok("log-format directive", ["--json", "--log-format", directive],
+                              (httplog(v) + "\n").encode()).stdout)
+        want = expected("haproxy", v)
+        want["format"] = "custom"
+        compare("log-format directive %s" % short(directive, 40), o, want)
+    r = run(["--log-format", 'log-format "%ci [%tr]'], b"x\n")
+    check("log-format directive without its closing quote (exit 2)", r.returncode == 2,
+          short(r.stderr))
+    # httplog's string with its separators written as "\ "
     escaped = HTTPLOG.replace(" ", "\\ ")
     v = draw(rng)
     v["hr"], v["hs"] = ["h1", "h 2"], ["r1"]
