@@ -2,7 +2,8 @@
  * %ft %b/%s ... %{+Q}r", as HAProxy 2.6 documents them) compiled into
  * templates, so that the built-in formats (option httplog, httplog clf,
  * tcplog, httpslog) and a configuration's own log-format read the same way;
- * and the RFC 5424 syslog header its lines may come with. */
+ * its lines matched as HAProxy writes them; and the syslog headers they may
+ * come with that are not "... prog[pid]: " (RFC 5424, a PRI alone). */
 #ifndef PCT_TOOLS_FMT_HAPROXY_H
 #define PCT_TOOLS_FMT_HAPROXY_H
 
@@ -18,6 +19,11 @@ int haproxy_is_format(const char *text);
 /* Compiles a HAProxy log-format string into t (emptied by the caller).
  * Returns NULL or a static message. */
 const char *haproxy_compile(struct log_template *t, const char *text);
+
+/* A line from p to e (its syslog prefix, if any, before p) matched
+ * against t (haproxy_compile): as template_match_cut, into r. */
+int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r,
+                  int cut);
 
 /* The length of a syslog PRI at s ("<134>"), 0 if s does not start with
  * one. */

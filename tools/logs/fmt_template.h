@@ -94,11 +94,6 @@ enum {
 int template_match_cut(const struct log_template *t, const char *s, size_t n, struct log_record *r,
                        int cut);
 
-/* A line matched against a template of fmt_haproxy.c: as
- * template_match_cut, without the syslog prefix. */
-int haproxy_match(const struct log_template *t, const char *p, const char *e, struct log_record *r,
-                  int cut);
-
 /* The fields of [p, e) after a format's own (see template_match); 0 when
  * the record is full. */
 int template_add_trailing(struct log_record *r, const char *p, const char *e);
