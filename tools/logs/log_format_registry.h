@@ -43,6 +43,7 @@ enum log_parser {
     LOG_PARSER_ACCESS,   /* combined/common: fmt_access.c, and the row's template for records */
     LOG_PARSER_W3C,      /* fmt_w3c.c: columns named by '#Fields:' headers */
     LOG_PARSER_TEMPLATE, /* fmt_template.c: the row's template */
+    LOG_PARSER_HAPROXY,  /* fmt_haproxy.c: the row's template is a HAProxy log-format string */
     LOG_PARSER_JSON,     /* fmt_json.c: one JSON object per line */
     LOG_PARSER_CUSTOM    /* fmt_template.c: the --log-format template */
 };
@@ -81,7 +82,6 @@ struct log_format_def {
     enum log_escaping escaping;
     const char *template_text; /* nginx syntax, ${name:k} giving a kind; NULL: no template */
     const char *fields;        /* the fields when there is no template */
-    unsigned char haproxy;     /* template_text is a HAProxy log-format string (fmt_haproxy.c) */
 };
 
 /* The row of format id (0 <= id < LF_COUNT), or NULL. */

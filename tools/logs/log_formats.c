@@ -29,11 +29,12 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
             goto fail;
         if (d->template_text != NULL) {
             struct log_template *t = &fs->template[id];
-            if (template_compile(t, d->template_text, d->haproxy ? SYNTAX_HAPROXY : SYNTAX_NGINX) !=
+            const int haproxy = d->parser == LOG_PARSER_HAPROXY;
+            if (template_compile(t, d->template_text, haproxy ? SYNTAX_HAPROXY : SYNTAX_NGINX) !=
                 NULL)
                 goto fail;
             t->syslog = d->syslog;
-            t->exact = d->haproxy; /* HAProxy writes nothing after its format */
+            t->exact = haproxy; /* HAProxy writes nothing after its format */
             t->escaping = (unsigned char)d->escaping;
             if (d->escaping == LOG_ESC_PERCENT) /* one more layer, and tabs between */
                 for (int k = 0; k < t->count; k++) {
