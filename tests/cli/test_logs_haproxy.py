@@ -40,6 +40,9 @@ TCPLOG = "%ci:%cp [%t] %ft %b/%s %Tw/%Tc/%Tt %B %ts %ac/%fc/%bc/%sc/%rc %sq/%bq"
 
 
 def rng_for(name):
+    """The random values of a group, from SEED (printed: PCT_TEST_SEED=N
+    draws them again)."""
+    print("%s: seed %d (PCT_TEST_SEED repeats it)" % (name, SEED))
     return random.Random("%d %s" % (SEED, name))
 
 
@@ -333,7 +336,6 @@ def captures(rng, fmt):
 def test_variants():
     """Each variant with each prefix, headers captured or not, named with
     --format and found in auto mode: every field as written."""
-    print("variants: seed %d (PCT_TEST_SEED repeats it)" % SEED)
     rng = rng_for("variants")
     for fmt, writer in WRITERS.items():
         for pname, prefix, syslog in prefixes(rng):
