@@ -3,9 +3,11 @@
 haproxy rows of tools/logs/log_format_registry.c): option httplog, httpslog,
 tcplog and httplog clf, each with an RFC 3164 syslog prefix (as rsyslog
 writes it, and with its <PRI> as received on the wire), an RFC 5424 one, a
-<PRI> alone (log stdout format short), or none (log stdout format raw); captured request and response headers; the
+<PRI> alone (log stdout format short), or none (log stdout format raw);
+captured request and response headers (HAProxy's #XX encoding); the
 <BADREQ> and <NOSRV> lines; lines cut at HAProxy's 1024-byte default; and
-HAProxy log-format strings given to --log-format (issue 24, defects 1 and 13).
+HAProxy log-format strings given to --log-format (issue 24, defects 1 and
+13).
 
 Usage: test_logs_haproxy.py PATH_TO_PCT [GROUP...]   (no GROUP: all of them)
 
@@ -531,7 +533,8 @@ def test_log_format():
     # the directive as haproxy.cfg has it: quoted, or its spaces as "\ "
     v = draw(rng)
     v["hr"], v["hs"] = ["h"], None
-    for directive in ('log-format "%s"' % HTTPLOG, "  log-format %s  " % HTTPLOG.replace(" ", "\\ ")):
+    for directive in ('log-format "%s"' % HTTPLOG,
+                      "  log-format %s  " % HTTPLOG.replace(" ", "\\ ")):
         o = first_json(run_ok("log-format directive", ["--json", "--log-format", directive],
                               (httplog(v) + "\n").encode()).stdout)
         want = expected("haproxy", v)
