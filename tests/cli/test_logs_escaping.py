@@ -91,7 +91,8 @@ def decoded_query(raw):
 
 def random_target(rng, alphabet, length=24):
     """A target a client may send: '/' then bytes of alphabet, percent escapes
-    (some malformed), '+', and sometimes a query."""
+    (some malformed), '+', and sometimes a query; it does not end with a tab
+    (which would be a blank of the request line, as a space is)."""
     out = bytearray(b"/")
     for _ in range(rng.randrange(1, length)):
         r = rng.random()
@@ -102,6 +103,8 @@ def random_target(rng, alphabet, length=24):
     if rng.random() < 0.6:
         out += b"?" + b"&".join(b"k%d=%s" % (i, bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 6))))
                                 for i in range(rng.randrange(1, 4)))
+    if out.endswith(b"\t"):
+        out += b"x"
     return bytes(out)
 
 
@@ -242,6 +245,14 @@ def test_conventions():
     squid = b'1764246500.123    5 192.0.2.7 TCP_MISS/200 512 GET http://example.org/a\\x22b%20c - HIER_DIRECT/192.0.2.8 text/html\n'
     obj = json_objects("squid", run_ok("squid", ["--format", "squid", "--json"], squid).stdout)[0]
     check("squid: no escapes to undo", obj.get("path") == "/a\\x22b c", "got %r" % obj.get("path"))
+    # Squid's line for a connection that sent nothing: its URL is no target.
+    error = b"1764246500.123      0 192.0.2.7 NONE_NONE/000 0 - error:transaction-end-before-headers - HIER_NONE/- -\n"
+    obj = json_objects("squid error", run_ok("squid error", ["--format", "squid", "--json"], error).stdout)[0]
+    check("squid: a URL that is no target", (obj.get("path", "(absent)"), obj.get("url")) ==
+          (None, "error:transaction-end-before-headers"), short(obj))
+    result = run_ok("squid error tsv", ["--format", "squid", "--tsv", "--fields", "path,url"], error)
+    check("squid: a URL that is no target (tsv)", result.stdout == b"\\N\terror:transaction-end-before-headers\n",
+          short(result.stdout))
     line = json.dumps({"time": "2026-11-27T12:00:00+00:00", "request_uri": "/j\t%20x\\y\u00e9?q=\"1\"",
                        "http_user_agent": "t\tab \"q\""}).encode() + b"\n"
     obj = json_objects("json lines", run_ok("json lines", ["--format", "json", "--json"], line).stdout)[0]
@@ -282,6 +293,27 @@ def test_request_line():
         result = run_ok("request line tsv " + how, ["--tsv", "--fields", "method,path,protocol"], lines)
         want = "".join("%s\t%s\t%s\n" % (m, p.replace("\t", "\\t"), pr or "\\N") for _, m, p, pr in cases)
         check("request line tsv " + how, result.stdout.decode() == want, first_difference(result.stdout.decode(), want))
+    # Tabs as the log escapes them are blanks too (HAProxy, Squid and
+    # Varnish take tab-separated requests; nginx and Apache refuse them with
+    # 400 and log what they got): the same path whichever server logged it.
+    # An escaped backslash before a 't' is no tab.
+    tabbed = [([], combined_line(b"GET\\x09/q%20t\\x09HTTP/1.1"), ("GET", "/q t", "HTTP/1.1")),
+              ([], combined_line(b"GET\\t/q%20t\\t\\tHTTP/1.1\\t"), ("GET", "/q t", "HTTP/1.1")),
+              ([], combined_line(b"GET /a\\\\t HTTP/1.1"), ("GET", "/a\\t", "HTTP/1.1")),
+              ([], combined_line(b"GET /a\\\\x09 HTTP/1.1"), ("GET", "/a\\x09", "HTTP/1.1")),
+              (["--format", "haproxy"], HAPROXY_HEAD + b'{x} "GET#09/q%20t#09#09HTTP/1.1"\n', ("GET", "/q t", "HTTP/1.1")),
+              (["--log-format", "escape=json {\"r\":\"$request\"}"], b'{"r":"GET\\t/q%20t\\u0009HTTP/1.1"}\n',
+               ("GET", "/q t", "HTTP/1.1")),
+              (["--log-format", "escape=json {\"r\":\"$request\"}"], b'{"r":"GET /a\\\\t HTTP/1.1"}\n',
+               ("GET", "/a\\t", "HTTP/1.1"))]
+    for args, line, want in tabbed:
+        obj = json_objects("tabs %r" % line, run_ok("tabs %r" % line, args + ["--json"], line).stdout)[0]
+        got = (obj.get("method"), obj.get("path"), obj.get("protocol"))
+        check("tabs %r" % line, got == want, "got %r, want %r" % (got, want))
+    result = run_ok("tabs not after a method", ["--json"], combined_line(b"GET\\\\t/q HTTP/1.1"))
+    obj = json_objects("tabs not after a method", result.stdout)[0]
+    check("an escaped backslash is no blank", (obj.get("path", "(absent)"), obj.get("request")) == (None, "GET\\t/q HTTP/1.1"),
+          short(obj))
     # Line output: the target decoded in place, the spaces as they were.
     result = run_ok("request line line", [], combined_line(b"GET  /sp2%20x  http/1.1"))
     check("request line line output", b'"GET  /sp2\\x20x  http/1.1"' in result.stdout, short(result.stdout))
@@ -306,12 +338,14 @@ def test_request_line():
 # writer
 # --------------------------------------------------------------------------
 NOT_REQUESTS = [(b"<BADREQ>", "<BADREQ>"), (b"  ", "  "), (b"\\x16\\x03\\x01\\x02\\x00", "\x16\x03\x01\x02\x00"),
-                (b"GET\\x09/q\\x09HTTP/1.1", "GET\t/q\tHTTP/1.1"), (b"GET", "GET"), (b"-", None)]
+                (b"GET", "GET"), (b"-", None), (b"hello world, this", "hello world, this"),
+                (b"- http://localhost HTTP/1.0", "- http://localhost HTTP/1.0"), (b"GET %2Fx HTTP/1.1", "GET %2Fx HTTP/1.1")]
 
 
 def test_not_request():
-    """HAProxy's <BADREQ>, lighttpd's "  ", TLS bytes, a request whose
-    blanks the server escaped (nginx and Apache refuse tabs there: 400):
+    """HAProxy's <BADREQ>, lighttpd's "  ", TLS bytes, a method alone,
+    Varnish's "-" for no method, a target in none of HTTP's forms (what
+    Apache logs of "hello world, this"; nginx refuses "%2Fx" as a target):
     method, path, protocol null, query [], and the text as "request" in
     JSON (fast path and record alike), TSV and CSV (--fields request)."""
     fast = b"".join(combined_line(r) for r, _ in NOT_REQUESTS)
@@ -339,6 +373,15 @@ def test_not_request():
     # Line output: written as it was, nothing decoded.
     result = run_ok("not a request line", [], fast)
     check("not a request line output", result.stdout == fast, short(result.stdout))
+    # A format with $request_method too: the request's method is still null
+    # in every writer (the other "method" goes to JSON's "extra").
+    fmt = '$remote_addr "$request" $request_method $status'
+    data = b'192.0.2.9 "<BADREQ>" GET 400\n'
+    obj = json_objects("badreq method", run_ok("badreq method", ["--log-format", fmt, "--json"], data).stdout)[0]
+    check("not a request, $request_method: json", (obj.get("method", "(absent)"), obj.get("path", "(absent)"),
+          obj.get("extra")) == (None, None, ["method=GET"]), short(obj))
+    result = run_ok("badreq method tsv", ["--log-format", fmt, "--tsv", "--fields", "method,path,request"], data)
+    check("not a request, $request_method: tsv", result.stdout == b"\\N\t\\N\t<BADREQ>\n", short(result.stdout))
     # HAProxy's own <BADREQ> line.
     badreq = HAPROXY_HEAD + b'{x} "<BADREQ>"\n'
     obj = json_objects("haproxy badreq", run_ok("haproxy badreq", ["--format", "haproxy", "--json"], badreq).stdout)[0]
@@ -410,12 +453,19 @@ def test_custom():
             obj = json_objects("nginx " + text, run_ok("nginx " + text, ["--log-format", text, "--json"], line).stdout)[0]
             check("nginx %r" % text, (obj.get("path"), obj.get("agent")) == (path, agent),
                   "got %r, want %r" % ((obj.get("path"), obj.get("agent")), (path, agent)))
+    # A format shaped as a JSON object, given without escape=: nginx's
+    # escape=json one (its JSON escapes undone; \\xHH of escape=default too).
+    fmt = '{"r":"$request","a":"$http_user_agent"}'
+    line = b'{"r":"GET\\t/j%20s\\u0009HTTP/1.1","a":"t\\tab \\"q\\" \\x22x\\x22"}\n'
+    obj = json_objects("json-shaped", run_ok("json-shaped", ["--log-format", fmt, "--json"], line).stdout)[0]
+    check("json-shaped nginx format", (obj.get("path"), obj.get("agent")) == ("/j s", 't\tab "q" "x"'), short(obj))
     # Apache's LogFormat directive, as httpd.conf writes it.
     apache = 'LogFormat "%h \\"%r\\" %>s \\"%{User-Agent}i\\"" agent'
     line = b'192.0.2.9 "GET /a\\tb\\\\c HTTP/1.1" 200 "x\\by"\n'
     obj = json_objects("apache LogFormat", run_ok("apache LogFormat", ["--log-format", apache, "--json"], line).stdout)[0]
     check("apache LogFormat", (obj.get("path"), obj.get("agent")) == ("/a\tb\\c", "x\by"), "got %r" % obj)
-    for bad in ["escape=yaml $remote_addr", "log_format main escape=json '{\"a\":\"$remote_addr\"}", "LogFormat %h"]:
+    for bad in ["escape=yaml $remote_addr", "log_format main escape=json '{\"a\":\"$remote_addr\"}", "LogFormat %h",
+                "log_format '$remote_addr';", "log_format main '$remote_addr'; x"]:
         result = test_logs.run(["--log-format", bad])
         check("bad --log-format %r (exit 2)" % bad, result.returncode == 2, "exit %d" % result.returncode)
 

@@ -101,6 +101,15 @@ static const char *haproxy_string(const char *p, char *out, size_t cap)
     return *skip_space(q + (*p == '"')) == '\0' ? NULL : "text after log-format's format string";
 }
 
+/* 1 if text is '{' ... '}' (spaces around). */
+static int json_shaped(const char *text)
+{
+    const char *p = skip_space(text), *e = p + strlen(p);
+    while (e > p && isspace((unsigned char)e[-1]))
+        e--;
+    return e - p >= 2 && p[0] == '{' && e[-1] == '}';
+}
+
 static const char *compile(struct log_template *t, const char *text, char *unwrapped)
 {
     const char *p = skip_space(text), *error;
@@ -120,8 +129,12 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
         escaping = LOG_ESC_BACKSLASH;
     } else {
         int directive = starts_word(p, "log_format");
-        if (directive) /* log_format NAME */
-            p = skip_space(word_end(skip_space(p + strlen("log_format"))));
+        if (directive) { /* log_format NAME */
+            p = skip_space(p + strlen("log_format"));
+            if (*p == '\'' || *p == '"' || *p == '\0' || *p == ';')
+                return "log_format takes a name before its format string";
+            p = skip_space(word_end(p));
+        }
         escaping = LOG_ESC_NGINX;
         int option = strncmp(p, "escape=", 7) == 0;
         if (option) {
@@ -145,6 +158,12 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
             text = p;
         }
         syntax = directive || option ? SYNTAX_NGINX : template_guess_syntax(text);
+        /* A format shaped as a JSON object is nginx's escape=json one (with
+         * escape=default its '"' would be \x22, which JSON does not have):
+         * read so when escape= is not given; the JSON escapes undo \xHH
+         * too, so either reads right. */
+        if (!option && syntax == SYNTAX_NGINX && json_shaped(text))
+            escaping = LOG_ESC_JSON;
         if (syntax == SYNTAX_HAPROXY)
             escaping = LOG_ESC_HAPROXY;
         else if (syntax != SYNTAX_NGINX)

@@ -30,10 +30,13 @@ static char *room(struct worker *w, int which, size_t n)
  * CloudFront's own encoding layer decoded. */
 struct span field_text(struct worker *w, const struct log_field *f, struct span t)
 {
+    /* The conventions a plain line (no '\\') holds no escape of. */
+    enum {
+        PLAIN_SAFE =
+            1u << LOG_ESC_NONE | 1u << LOG_ESC_BACKSLASH | 1u << LOG_ESC_JSON | 1u << LOG_ESC_NGINX
+    };
     const enum log_escaping esc = (enum log_escaping)f->esc;
-    /* a plain line has no '\\': no backslash escape to undo */
-    if (f->layers == 0 && (esc == LOG_ESC_NONE ||
-                           (in_plain_line(w, t) && esc != LOG_ESC_HAPROXY && esc != LOG_ESC_W3C)))
+    if (f->layers == 0 && (in_plain_line(w, t) ? PLAIN_SAFE >> esc & 1 : esc == LOG_ESC_NONE))
         return t;
     if (log_unescape_wanted(esc, t.p, t.n)) {
         char *o = room(w, B_TEXT, t.n);

@@ -26,9 +26,10 @@ const pct_set *path_keep(const struct worker *w);
 unsigned query_flags(const struct worker *w);
 
 /* How field f serves as its record's request: REQUEST_LINE a request line
- * (its parts in *q), 3 a URL with a value, 2 a request field that is not a
- * request line (its text is kept as "request", with no path), 1 a URL
- * field of "-" or nothing, 0 not a request field (or unnamed). The highest
+ * (its parts in *q), 3 a URL (a target in one of HTTP's forms), 2 a request
+ * field that is not a request line or a URL field that is not a target
+ * (its text is kept, as "request" or under its name, with no path), 1 a
+ * URL field of "-" or nothing, 0 not a request field (or unnamed). The highest
  * wins, the first of equals (so a request line ends the search): one rule
  * for every writer and the records (an nginx format with both $request and
  * $request_uri takes the request line, which has method and protocol). */
@@ -40,9 +41,9 @@ static inline int request_rank(const struct log_field *f, struct request_parts *
     if (f->name.n == 0)
         return 0;
     if (f->kind == K_REQUEST)
-        return request_split(f->v, q) ? REQUEST_LINE : 2;
+        return request_split_esc(f->v, f->esc, q) ? REQUEST_LINE : 2;
     if (f->kind == K_URL)
-        return f->v.n > 0 && !span_is(f->v, "-") ? 3 : 1;
+        return f->v.n == 0 || span_is(f->v, "-") ? 1 : request_target_form(f->v, f->esc) ? 3 : 2;
     return 0;
 }
 

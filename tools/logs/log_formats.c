@@ -22,6 +22,10 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         const struct log_format_def *d = log_format_def(id);
         /* log_format_via_record: the fast-path formats come first */
         int fast = d->parser == LOG_PARSER_ACCESS || d->parser == LOG_PARSER_W3C;
+        /* combined's and common's records are made with their escaping
+         * set (log_record_out.c's access_add) */
+        if ((id == LF_COMBINED || id == LF_COMMON) && d->escaping != LOG_ESC_BACKSLASH)
+            goto fail;
         if (d->name == NULL || d->description == NULL || fast == log_format_via_record(id) ||
             (d->template_text == NULL) !=
                 (d->parser == LOG_PARSER_W3C || d->parser == LOG_PARSER_JSON ||
@@ -61,6 +65,9 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         t->syslog = t->haproxy; /* HAProxy logs to syslog: its prefix, or none */
         fs->has_template[LF_CUSTOM] = 1;
     }
+    for (int id = 0; id < LF_COUNT; id++)
+        fs->escaping[id] = id == LF_CUSTOM && fs->has_template[id] ? fs->template[id].escaping
+                                                                   : log_format_def(id)->escaping;
     return fs;
 fail:
     free(fs);
@@ -192,12 +199,4 @@ void input_format_chunk(struct input_format *is, const char *p, size_t n, enum l
         track_w3c_headers(is, p, n);
     }
     is->offset += n;
-}
-
-enum log_escaping log_formats_escaping(const struct log_formats *fs, int id)
-{
-    if (id == LF_CUSTOM && fs != NULL && fs->has_template[LF_CUSTOM])
-        return (enum log_escaping)fs->template[LF_CUSTOM].escaping;
-    const struct log_format_def *d = log_format_def(id);
-    return d != NULL ? d->escaping : LOG_ESC_NONE;
 }

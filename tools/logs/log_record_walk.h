@@ -162,19 +162,26 @@ static inline void walk_url(struct record_walk *k, const struct log_field *f, st
     sink_query(k->s, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p));
 }
 
+/* "path":null,"query":[] of a request or URL field with no target. */
+static inline void walk_no_target(struct record_walk *k, const struct log_field *f)
+{
+    (void)f;
+    walk_key_str(k, "path");
+    sink_null(k->s);
+    walk_key_str(k, "query");
+    sink_list(k->s);
+    sink_end(k->s);
+}
+
 /* A request: method, path, query, protocol; a field that is not a request
- * line is kept as its text ("request"), with no path (request_split). */
+ * line is kept as its text ("request"), with no path (request_split_esc). */
 static inline void walk_request(struct record_walk *k, const struct log_field *f)
 {
     struct request_parts q;
-    if (!request_split(f->v, &q)) {
+    if (!request_split_esc(f->v, f->esc, &q)) {
         walk_key_str(k, "method");
         sink_null(k->s);
-        walk_key_str(k, "path");
-        sink_null(k->s);
-        walk_key_str(k, "query");
-        sink_list(k->s);
-        sink_end(k->s);
+        walk_no_target(k, f);
         walk_key_str(k, "protocol");
         sink_null(k->s);
         walk_key_str(k, "request");
@@ -331,6 +338,12 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
             } else if (span_is(f->v, "-")) {
                 walk_key_str(k, "path");
                 sink_null(s);
+            } else if (f->v.n > 0 && !request_target_form(f->v, f->esc)) {
+                walk_no_target(k, f); /* Squid's "error:..." */
+                if (walk_key(k, f->name, ""))
+                    walk_text(k, f, f->v);
+                else
+                    k->extra[k->nextra++] = i;
             } else {
                 walk_url(k, f, f->v);
             }

@@ -218,6 +218,7 @@ struct table_row {
     const char *query;
     const struct log_field *url;
     struct request_parts parts;
+    int has_parts; /* url has a target: parts are its */
 };
 
 static unsigned name_slot(struct span name)
@@ -281,11 +282,12 @@ static const struct log_field *table_find(const struct table_row *row, int i)
     return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, tab->names[i]) : f;
 }
 
-/* The request of a record (request_rank, as log_record_walk.h chooses it)
- * and its parts; NULL when it has none with a target: a URL of "-", or a
- * request field that is not a request line (its text is the "request"
- * field, its parts null). */
-static const struct log_field *record_url(const struct log_record *r, struct request_parts *q)
+/* The request of a record (request_rank, as log_record_walk.h chooses it),
+ * or NULL; *parts: 1 when it has a target, its parts in *q (not a URL of
+ * "-", nor a request field that is not a request line: their parts are
+ * null, the text of the latter is the "request" field). */
+static const struct log_field *record_url(const struct log_record *r, struct request_parts *q,
+                                          int *parts)
 {
     const struct log_field *f = NULL;
     int best = 0;
@@ -296,12 +298,11 @@ static const struct log_field *record_url(const struct log_record *r, struct req
             f = &r->f[i];
         }
     }
-    if (best == REQUEST_LINE)
-        return f;
-    if (best != 3 && !(f != NULL && f->kind == K_URL && f->v.n == 0))
-        return NULL; /* none, a URL of "-", or not a request line */
-    q->method = q->protocol = span_of(f->v.p, f->v.p);
-    q->target = f->v;
+    *parts = best == REQUEST_LINE || best == 3 || (best == 1 && f->v.n == 0);
+    if (*parts && best != REQUEST_LINE) {
+        q->method = q->protocol = span_of(f->v.p, f->v.p);
+        q->target = f->v;
+    }
     return f;
 }
 
@@ -314,14 +315,16 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
     if (!row->url_found) {
-        row->url = record_url(row->r, &row->parts);
+        row->url = record_url(row->r, &row->parts, &row->has_parts);
         row->url_found = 1;
     }
     /* The request's own parts win over a field of the same name (nginx's
-     * trailing path=..., a JSON line's "path" beside its "uri"). */
+     * trailing path=..., a JSON line's "path" beside its "uri"): the keys
+     * log_record_walk.h reserves for it. */
     const struct log_field *url = row->url;
     const int from_request =
-        url != NULL && (url->kind == K_REQUEST || (which != COL_METHOD && which != COL_PROTOCOL));
+        url != NULL && (url->kind == K_REQUEST || which == COL_PATH ||
+                        (which != COL_METHOD && which != COL_PROTOCOL && !span_is(url->v, "-")));
     const struct log_field *plain = from_request ? NULL : table_find(row, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
         if (span_is(plain->v, "-") || plain->v.n == 0) {
@@ -340,12 +343,12 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
         return 1;
     }
     if (!row->url_found) {
-        row->url = record_url(row->r, &row->parts);
+        row->url = record_url(row->r, &row->parts, &row->has_parts);
         row->url_found = 1;
     }
     const struct log_field *f = row->url;
     const struct span target = row->parts.target;
-    if (f == NULL) {
+    if (f == NULL || !row->has_parts) {
         table_null(w, st);
         return 1;
     }

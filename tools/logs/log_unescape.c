@@ -6,6 +6,10 @@
 #include "log_unescape.h"
 #include "log_util.h"
 
+/* log_record_set_escaping's table by quote is this function's rule. */
+_Static_assert(FQ_BARE == 0 && FQ_QUOTED == 1 && FQ_TAB == 2 && FQ_JSON == 3,
+               "log_record_set_escaping indexes by quote");
+
 enum log_escaping log_escaping_of_field(enum log_escaping esc, const struct log_field *f)
 {
     switch (esc) {
@@ -28,10 +32,10 @@ enum log_escaping log_escaping_of_field(enum log_escaping esc, const struct log_
     }
 }
 
-void log_record_set_escaping(struct log_record *r, enum log_escaping esc)
+void log_record_set_escaping_w3c(struct log_record *r)
 {
     for (int i = 0; i < r->n; i++)
-        r->f[i].esc = (unsigned char)log_escaping_of_field(esc, &r->f[i]);
+        r->f[i].esc = (unsigned char)log_escaping_of_field(LOG_ESC_W3C, &r->f[i]);
 }
 
 int log_unescape_wanted(enum log_escaping esc, const char *p, size_t n)
@@ -144,6 +148,11 @@ static char *json_escape_at(char c, const char **pp, const char *e, char *o)
     char control = control_of(c);
     if (control != 0 && c != 'v') {
         *o++ = control;
+    } else if (c == 'x' && hex2_at(p, e)) {
+        /* not JSON's: nginx's default escaping in a JSON-shaped format
+         * given without escape=json (a JSON line never holds one) */
+        *o++ = hex2(p);
+        p += 2;
     } else if (c == 'u') {
         if (!hex4(p, e, &u)) {
             u = 0xFFFD;

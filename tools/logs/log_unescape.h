@@ -14,7 +14,9 @@
  *   LOG_ESC_HAPROXY    HAProxy: '"', '#', controls and bytes >= 0x7f as
  *                      #XX in the request line and captured headers
  *                      (cookies too); a backslash is a byte.
- *   LOG_ESC_JSON       JSON strings (JSON lines, nginx escape=json).
+ *   LOG_ESC_JSON       JSON strings (JSON lines, nginx escape=json), and
+ *                      \xHH: an nginx format shaped as a JSON object is read
+ *                      so without its escape= (see fmt_custom.c).
  *   LOG_ESC_W3C        IIS: a space in a text field (the user agent,
  *                      cookie...) is written '+'; URLs are as received.
  *   LOG_ESC_NONE       Squid, nginx escape=none: nothing to undo.
@@ -32,8 +34,26 @@
  * JSON line's numbers, W3C's URLs). */
 enum log_escaping log_escaping_of_field(enum log_escaping esc, const struct log_field *f);
 
-/* Sets the convention of every field of r (log_escaping_of_field). */
-void log_record_set_escaping(struct log_record *r, enum log_escaping esc);
+/* Sets the convention of fields from, from + 1... of r
+ * (log_escaping_of_field): a store per field (every record of every format
+ * pays it). */
+void log_record_set_escaping_w3c(struct log_record *r);
+static inline void log_record_set_escaping(struct log_record *r, enum log_escaping esc, int from)
+{
+    if (esc == LOG_ESC_W3C) { /* by the field's kind too */
+        log_record_set_escaping_w3c(r);
+        return;
+    }
+    /* by the field's quote: FQ_BARE, FQ_QUOTED, FQ_TAB, FQ_JSON */
+    const int backslash =
+        esc == LOG_ESC_BACKSLASH || esc == LOG_ESC_NGINX || esc == LOG_ESC_HAPROXY;
+    const unsigned char none = LOG_ESC_NONE, e = (unsigned char)esc;
+    const unsigned char by_quote[4] = {backslash ? e : none,
+                                       backslash || esc == LOG_ESC_JSON ? e : none, none,
+                                       esc == LOG_ESC_JSON ? e : none};
+    for (int i = from; i < r->n; i++)
+        r->f[i].esc = by_quote[r->f[i].quote & 3];
+}
 
 /* 1 if p[0..n) may hold an escape of convention esc (the byte that starts
  * one: '\\', '#', '+'). */

@@ -16,10 +16,11 @@
 static void line_access(struct worker *w, const char *s, size_t n, const struct access *a)
 {
     const struct log_config *cfg = &w->ctx->cfg;
-    struct span method, target;
+    struct request_parts rq;
     const char *done = s;
     w->text_esc = LOG_ESC_BACKSLASH; /* combined and common: Apache's and nginx's */
-    if (split_request(a->request, &method, &target)) {
+    if (request_split(a->request, &rq)) {
+        const struct span target = rq.target;
         put_undecoded(w, done, (size_t)(target.p - done));
         put_url_line(w, target);
         done = target.p + target.n;
@@ -124,14 +125,15 @@ static void line_url(struct worker *w, const struct log_field *f, struct span t,
 /* The part of a field that line output decodes, if any. */
 static int decoded_part(const struct worker *w, const struct log_field *f, struct span *t)
 {
-    struct span method;
+    struct request_parts parts;
     *t = f->v;
     if (f->v.n == 0 || span_is(f->v, "-"))
         return 0;
     switch (f->kind) {
     case K_REQUEST:
-        return split_request(f->v, &method, t);
-    case K_URL:
+        return request_split_esc(f->v, f->esc, &parts) && (*t = parts.target, 1);
+    case K_URL: /* not one that is no target (Squid's "error:..."): path null */
+        return request_target_form(f->v, f->esc);
     case K_PATH:
     case K_QUERY:
         return 1;
