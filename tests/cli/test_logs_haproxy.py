@@ -285,9 +285,12 @@ def prefixes(rng):
     rfc3164 = "Nov %2d 12:28:20 lb1 haproxy[%d]" % (day, pid)
     wire = "<134>Nov %2d 12:28:20 haproxy[%d]" % (day, pid)
     rfc5424 = "<134>1 2026-11-%02dT12:28:20.123456+01:00 lb1 haproxy %d - -" % (day, pid)
+    # rsyslog's RSYSLOG_SyslogProtocol23Format: the RFC 3164 message's space kept
+    rsyslog_5424 = "<134>1 2026-11-%02dT12:28:20+00:00 localhost haproxy %d - -" % (day, pid)
     rsyslog_iso = "2026-11-%02dT12:28:20.123456+00:00 lb1 haproxy[%d]" % (day, pid)
     return [("raw", "", None), ("rfc3164", rfc3164 + ": ", rfc3164), ("wire", wire + ": ", wire),
             ("rfc5424", rfc5424 + " ", rfc5424), ("rsyslog-iso", rsyslog_iso + ": ", rsyslog_iso),
+            ("rsyslog-5424", rsyslog_5424 + "  ", rsyslog_5424),
             ("short", "<134>", "<134>")]
 
 
@@ -624,7 +627,58 @@ def test_line_output():
         check("line output %s" % fmt, out == want, "got %s want %s" % (short(out), short(want)))
 
 
-GROUPS = {"variants": test_variants, "defect1": test_defect1, "clf-auto": test_clf_auto,
+# Lines haproxy 2.6.12 wrote (Debian 12; rsyslogd 8.2302 in its default
+# file format, its RFC 3339 one and RSYSLOG_SyslogProtocol23Format; stdout
+# raw), with what each field is, read off the line by hand.
+REAL = [
+    ('Nov 27 19:41:27 localhost haproxy[31104]: 127.0.0.1:54038 [27/Nov/2026:19:41:27.370] fe '
+     'be/s1 0/0/0/0/0 200 74 - - ---- 1/1/0/0/0 0/0 {hash#2322#2309|hash#2322#2309} '
+     '"GET /_00023_/x%13y?k=%13 HTTP/1.1"',
+     {"format": "haproxy", "syslog": "Nov 27 19:41:27 localhost haproxy[31104]",
+      "remote": "127.0.0.1", "remote_port": 54038, "time_iso": "2026-11-27T19:41:27.370",
+      "frontend": "fe", "backend": "be", "server": "s1", "time_active": 0, "status": 200,
+      "bytes": 74, "termination_state": "----", "actconn": 1, "srv_conn": 0,
+      "request_header_1": "hash#22#09", "request_header_2": "hash#22#09",
+      "path": "/_00023_/x\x13y", "query": [["k", "\x13"]], "protocol": "HTTP/1.1"}),
+    ('<134>1 2026-11-27T19:41:27+00:00 localhost haproxy 31104 - -  127.0.0.1:54438 '
+     '[27/Nov/2026:19:41:27.391] fe be/s1 0/0/0/0/0 200 74 - - ---- 2/2/0/0/0 0/0 '
+     '{end\\#22|c1#C2#80#C2#9Fdel} "GET /_00068_/x%40y?k=%40 HTTP/1.1"',
+     {"format": "haproxy", "syslog": "<134>1 2026-11-27T19:41:27+00:00 localhost haproxy 31104 - -",
+      "remote_port": 54438, "actconn": 2, "request_header_1": 'end\\"',
+      "request_header_2": "c1\u0080\u009fdel", "path": "/_00068_/x@y", "query": [["k", "@"]]}),
+    ('2026-11-27T19:41:27+00:00 localhost haproxy[31104]: 127.0.0.1:54398 '
+     '[27/Nov/2026:19:41:27.389] fe be/s1 0/0/0/0/0 200 74 - - ---- 1/1/0/0/0 0/0 '
+     '{http://r.example/a%20b|curl/8.5.0} "GET /_00063_/x%3By?k=%3B HTTP/1.1"',
+     {"format": "haproxy", "syslog": "2026-11-27T19:41:27+00:00 localhost haproxy[31104]",
+      "request_header_1": "http://r.example/a%20b", "request_header_2": "curl/8.5.0",
+      "path": "/_00063_/x;y", "query": [["k", ";"]]}),
+    ('127.0.0.1 - - [27/Nov/2026:19:41:27 +0000] "GET /_00063_/x%3By?k=%3B HTTP/1.1" 200 74 "" "" '
+     '52668 724 "fe" "be" "s1" 0 0 0 0 0 ---- 1 1 0 0 0 0 0 "" "" "http://r.example/a%20b" '
+     '"curl/8.5.0" ',
+     {"format": "haproxy_clf", "remote": "127.0.0.1", "time_iso": "2026-11-27T19:41:27+00:00",
+      "status": 200, "bytes": 74, "remote_port": 52668, "accept_ms": 724, "frontend": "fe",
+      "backend": "be", "server": "s1", "termination_state": "----", "request_cookie": "",
+      "captured_header_1": "http://r.example/a%20b", "captured_header_2": "curl/8.5.0",
+      "path": "/_00063_/x;y", "query": [["k", ";"]]}),
+    ('Nov 27 19:41:28 localhost haproxy[31832]: 127.0.0.1:54990 [27/Nov/2026:19:41:28.028] fe '
+     'be/s1 1/0/0 86 -- 1/1/0/0/0 0/0',
+     {"format": "haproxy_tcp", "remote": "127.0.0.1", "remote_port": 54990,
+      "time_iso": "2026-11-27T19:41:28.028", "frontend": "fe", "backend": "be", "server": "s1",
+      "time_queue": 1, "time_connect": 0, "time_total": 0, "bytes": 86,
+      "termination_state": "--", "feconn": 1, "backend_queue": 0}),
+]
+
+
+def test_real():
+    """Lines of a real haproxy 2.6.12 run, each in auto mode: every field as
+    the line says (#XX undone in the captures, a backslash kept)."""
+    data = ("\n".join(line for line, _ in REAL) + "\n").encode()
+    objs = parse_json("real", run_ok("real", ["--json"], data).stdout, len(REAL))
+    for (line, want), o in zip(REAL, objs):
+        compare("real %s" % short(line, 60), o, want)
+
+
+GROUPS = {"real": test_real, "variants": test_variants, "defect1": test_defect1, "clf-auto": test_clf_auto,
           "badreq": test_badreq, "truncated": test_truncated, "log-format": test_log_format,
           "detect": test_detect, "line-output": test_line_output}
 

@@ -307,6 +307,10 @@ size_t syslog_5424_header(const char *s, const char *e, size_t *prefix_n)
     p++;
     if (e - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 message's BOM */
         p += 3;
+    /* rsyslog's RSYSLOG_SyslogProtocol23Format keeps the space an RFC 3164
+     * sender put after "haproxy[pid]:": "- -  192.0.2.1:..." */
+    while (p < e && *p == ' ')
+        p++;
     return (size_t)(p - s);
 }
 

@@ -30,8 +30,8 @@ int haproxy_match(const struct log_template *t, const char *p, const char *e, st
 size_t syslog_pri_length(const char *s, const char *e);
 
 /* The length of an RFC 5424 header at s ("<134>1 2026-11-27T12:28:20Z host
- * app 123 - - ", the space after it included), 0 if s does not start with
- * one. *prefix_n: its length without the last space. */
+ * app 123 - - ", the spaces after it included), 0 if s does not start with
+ * one. *prefix_n: its length without them. */
 size_t syslog_5424_header(const char *s, const char *e, size_t *prefix_n);
 
 #endif
