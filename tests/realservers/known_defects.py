@@ -27,30 +27,15 @@ Numbers are the items of issue 24's list:
   12 squid: a NUL ends a cut record, the next one runs on
   13 records the server cut (haproxy at 1,024 bytes, nginx/Apache 414
      lines, varnish's 255-byte URLs) unparsed or not flagged "truncated"
-Letters are defects the real servers showed that issue 24 does not list:
-  A  --log-format "... \"%m %U%q %H\" ..." (varnishncsa -F; Apache the same):
-     the log escapes in %U%q (\" \\ \xhh) are not undone
+Letters are defects the real servers showed that issue 24 does not list
+(A, D, E, F and G were fixed with HAProxy in full and the escaping work):
   B  squid's built-in `combined` logformat writes '"' and '\' inside quoted
      fields as they are: --format combined leaves a line with a '"' in the
      URL, Referer or User-Agent unparsed, auto mode reads it as `common`
-     (referer and agent lost), and a literal '\x22' in a URL is undone
+     (referer and agent lost), and squid's literal '\x22' or '\t' in a URL
+     is read as an escape
   C  line output of nginx escape=json lines copies bytes that are not UTF-8
      (nginx writes bytes >= 0x80 as they are), so the output is not JSON
-  D  auto mode takes a varnishncsa -F line ('%h %t "%m %U%q %H" %s %b %D
-     "%{Referer}i" "%{User-agent}i" "%{X-Forwarded-For}i"') for haproxy and
-     gives wrong fields (the X-Forwarded-For value as the path) instead of
-     leaving it unparsed
-  E  --log-format does not take HAProxy log-format strings (`option
-     httplog` written out: '%ci:%cp [%tr] %ft %b/%s ... %{+Q}r'): "unknown
-     Apache directive" (issue 24 asks for them under "What to build", 2, but
-     does not list it among the problems)
-  F  haproxy lines with an RFC 5424 syslog prefix (rsyslog's
-     RSYSLOG_SyslogProtocol23Format: '<134>1 2026-11-27T19:34:09+00:00 host
-     haproxy 28898 - -  127.0.0.1:54370 [...] ...') unparsed (issue 24,
-     What to build 2, names RFC 5424; not among the problems)
-  G  haproxy `option tcplog` lines ('127.0.0.1:54370 [27/Nov/2026:19:34:09.307]
-     fe be/s1 1/0/5 212 -- 1/1/0/0/0 0/0') unparsed (What to build 2 names
-     tcplog; not among the problems)
 """
 
 KNOWN = {
@@ -65,45 +50,6 @@ KNOWN = {
     ('nginx/escape=json', 'format-json', 'truncated'): {13},
     ('nginx/escape=json', 'format-json', 'line-json'): {8, 'C'},
 
-    ('haproxy/httplog-rsyslog', 'log-format', 'unparsed'): {'E'},
-    ('haproxy/httplog-rsyslog', 'log-format', 'paths'): {'E'},
-    ('haproxy/httplog-rsyslog', 'log-format', 'json-strict'): {'E'},
-    ('haproxy/httplog-rsyslog', 'log-format', 'tsv-columns'): {'E'},
-    ('haproxy/httplog-rsyslog', 'log-format', 'csv-columns'): {'E'},
-    ('haproxy/httplog-rsyslog', 'log-format', 'writers-agree'): {'E'},
-
-    ('haproxy/httplog-rsyslog5424', 'auto', 'unparsed'): {'F'},
-    ('haproxy/httplog-rsyslog5424', 'auto', 'paths'): {'F'},
-    ('haproxy/httplog-rsyslog5424', 'auto', 'truncated'): {13},
-    ('haproxy/httplog-rsyslog5424', 'format-haproxy', 'unparsed'): {'F'},
-    ('haproxy/httplog-rsyslog5424', 'format-haproxy', 'paths'): {'F'},
-    ('haproxy/httplog-rsyslog5424', 'format-haproxy', 'truncated'): {13},
-
-    ('haproxy/httplog-stdout', 'log-format', 'unparsed'): {'E'},
-    ('haproxy/httplog-stdout', 'log-format', 'paths'): {'E'},
-    ('haproxy/httplog-stdout', 'log-format', 'json-strict'): {'E'},
-    ('haproxy/httplog-stdout', 'log-format', 'tsv-columns'): {'E'},
-    ('haproxy/httplog-stdout', 'log-format', 'csv-columns'): {'E'},
-    ('haproxy/httplog-stdout', 'log-format', 'writers-agree'): {'E'},
-
-    ('haproxy/clf-rsyslog', 'auto', 'unparsed'): {1},
-    ('haproxy/clf-rsyslog', 'auto', 'paths'): {1},
-    ('haproxy/clf-rsyslog', 'auto', 'truncated'): {13},
-    ('haproxy/clf-rsyslog', 'format-haproxy', 'unparsed'): {1},
-    ('haproxy/clf-rsyslog', 'format-haproxy', 'paths'): {1},
-    ('haproxy/clf-rsyslog', 'format-haproxy', 'truncated'): {13},
-
-    ('haproxy/clf-stdout', 'auto', 'paths'): {2, 3},
-    ('haproxy/clf-stdout', 'format-haproxy', 'unparsed'): {1},
-    ('haproxy/clf-stdout', 'format-haproxy', 'paths'): {1},
-    ('haproxy/clf-stdout', 'format-haproxy', 'truncated'): {13},
-
-    ('haproxy/tcplog-rsyslog', 'auto', 'unparsed'): {'G'},
-    ('haproxy/tcplog-rsyslog', 'format-haproxy', 'unparsed'): {'G'},
-
-    ('haproxy/tcplog-stdout', 'auto', 'unparsed'): {'G'},
-    ('haproxy/tcplog-stdout', 'format-haproxy', 'unparsed'): {'G'},
-
     ('squid/combined', 'auto', 'unparsed'): {'B'},
     ('squid/combined', 'auto', 'paths'): {12, 'B'},
     ('squid/combined', 'auto', 'truncated'): {12},
@@ -111,7 +57,5 @@ KNOWN = {
     ('squid/combined', 'format-combined', 'paths'): {12, 'B'},
     ('squid/combined', 'format-combined', 'truncated'): {12},
 
-    ('varnish/custom', 'auto', 'paths'): {'D'},
-    ('varnish/custom', 'auto', 'headers'): {'D'},
     ('varnish/custom', 'log-format', 'truncated'): {13},
 }

@@ -31,9 +31,13 @@ def _lf(s):
     return ["--log-format", s]
 
 
-# `option httplog` as a log-format string (HAProxy's configuration manual, 8.2.3)
+# the options as log-format strings, their "strict equivalents" in HAProxy
+# 2.6's configuration manual (8.2.2 - 8.2.4)
 HAPROXY_HTTPLOG = ("%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc "
                    "%ac/%fc/%bc/%sc/%rc %sq/%bq %hr %hs %{+Q}r")
+HAPROXY_CLF = ('%{+Q}o %{-Q}ci - - [%trg] %r %ST %B "" "" %cp %ms %ft %b %s %TR %Tw %Tc %Tr %Ta %tsc '
+               "%ac %fc %bc %sc %rc %sq %bq %CC %CS %hrl %hsl")
+HAPROXY_TCPLOG = "%ci:%cp [%t] %ft %b/%s %Tw/%Tc/%Tt %B %ts %ac/%fc/%bc/%sc/%rc %sq/%bq"
 HAPROXY_NOTICE = re.compile(rb"(^|[:-] +)Proxy \S+ (started|stopped|paused|resumed)")
 
 SPECS = [
@@ -58,14 +62,18 @@ SPECS = [
             {"auto": [], "format-haproxy": ["--format", "haproxy"], "log-format": _lf(HAPROXY_HTTPLOG)},
             notice=HAPROXY_NOTICE),
     LogSpec("haproxy/clf-rsyslog", "haproxy-clf-rsyslog.log", "haproxy_clf", "haproxy",
-            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+            {"auto": [], "format-haproxy_clf": ["--format", "haproxy_clf"], "log-format": _lf(HAPROXY_CLF)},
+            notice=HAPROXY_NOTICE),
     LogSpec("haproxy/clf-stdout", "haproxy-clf-stdout.log", "haproxy_clf", "haproxy",
-            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+            {"auto": [], "format-haproxy_clf": ["--format", "haproxy_clf"], "log-format": _lf(HAPROXY_CLF)},
+            notice=HAPROXY_NOTICE),
     # option tcplog: connections, no request in the line
     LogSpec("haproxy/tcplog-rsyslog", "haproxy-tcplog-rsyslog.log", "haproxy_tcplog", "haproxy",
-            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+            {"auto": [], "format-haproxy_tcp": ["--format", "haproxy_tcp"], "log-format": _lf(HAPROXY_TCPLOG)},
+            notice=HAPROXY_NOTICE),
     LogSpec("haproxy/tcplog-stdout", "haproxy-tcplog-stdout.log", "haproxy_tcplog", "haproxy",
-            {"auto": [], "format-haproxy": ["--format", "haproxy"]}, notice=HAPROXY_NOTICE),
+            {"auto": [], "format-haproxy_tcp": ["--format", "haproxy_tcp"], "log-format": _lf(HAPROXY_TCPLOG)},
+            notice=HAPROXY_NOTICE),
     LogSpec("squid/native", "squid-native.log", "squid_native", "squid",
             {"auto": [], "format-squid": ["--format", "squid"]}, nul_records=True),
     LogSpec("squid/combined", "squid-combined.log", "squid_combined", "squid",

@@ -134,9 +134,18 @@ def _defects(items):
     return "; ".join(out)
 
 
+def _skipped_here(name, sent):
+    """A check that this kind of run does not do (--logs: no truncated,
+    targets)."""
+    return sent is None and name[-1] in ("truncated", "targets")
+
+
 def write_known(found):
-    """known_defects.py with KNOWN updated for the checks that ran."""
-    known = dict(known_defects.KNOWN)
+    """known_defects.py with KNOWN updated for the checks that ran (and
+    entries of checks that no longer exist dropped)."""
+    ran_logs = {name[0] for name in found}
+    known = {name: items for name, items in known_defects.KNOWN.items()
+             if name[0] not in ran_logs or name in found}
     for name, items in found.items():
         if items:
             known[name] = items
@@ -220,7 +229,7 @@ def main():
     print("# seed %d (PCT_TEST_SEED=%d replays it), %d requests per server, %s"
           % (seed, seed, count, pct), flush=True)
     reqs = corpus.generate(seed, count)
-    sent = {r.n: r for r in reqs}
+    sent = {r.n: r for r in reqs} if not args.logs else None
     report = Report()
     workdir = os.path.abspath(args.workdir)
     os.makedirs(workdir, exist_ok=True)
@@ -243,7 +252,15 @@ def main():
         for spec in logspecs.SPECS:
             if spec.file not in files:
                 continue
-            check_log(pct, spec, files[spec.file], work, sent if not args.logs else None, report, wrapper)
+            check_log(pct, spec, files[spec.file], work, sent, report, wrapper)
+        # an entry for a check that no longer exists (a mode renamed) is stale
+        ran_logs = {name[0] for name in report.found}
+        stale = checks.Outcome()
+        stale.checked = len(known_defects.KNOWN)
+        for name in known_defects.KNOWN:
+            if name[0] in ran_logs and name not in report.found and not _skipped_here(name, sent):
+                stale.add(set(), "%r: no such check ran" % (name,))
+        report.result(("known_defects.py", "entries"), stale)
         sanitizers = checks.Outcome()
         sanitizers.checked = 1
         for text in checks.SANITIZER_REPORTS:
