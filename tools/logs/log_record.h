@@ -70,6 +70,13 @@ static inline int record_add(struct log_record *r, const char *name, struct span
     f->layers = 0;
     return 1;
 }
+/* 1 if t (f's text, or a part of it) is a log's "-": no value. In a JSON
+ * line the string "-" is data; its null is a "-" that is not a string. */
+static inline int field_dash(const struct log_field *f, struct span t)
+{
+    return f->quote != FQ_JSON && t.n == 1 && t.p[0] == '-';
+}
+
 /* The first field named name, or NULL. */
 const struct log_field *record_find(const struct log_record *r, const char *name);
 

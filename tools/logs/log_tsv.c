@@ -292,7 +292,7 @@ static const struct log_field *record_url(const struct log_record *r, struct spa
             *rest = span_of(target->p + target->n, f->v.p + f->v.n);
             return f;
         }
-        if (f->kind == K_URL && !span_is(f->v, "-")) {
+        if (f->kind == K_URL && !field_dash(f, f->v)) {
             *target = f->v;
             *rest = span_of(f->v.p, f->v.p);
             return f;
@@ -320,7 +320,7 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
         url != NULL && (url->kind == K_REQUEST || (which != COL_METHOD && which != COL_PROTOCOL));
     const struct log_field *plain = from_request ? NULL : table_find(row, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
-        if (span_is(plain->v, "-") || plain->v.n == 0) {
+        if (field_dash(plain, plain->v) || plain->v.n == 0) {
             table_null(w, st);
             return 1;
         }
@@ -427,7 +427,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
         }
     }
     const struct log_field *f = table_find(row, i);
-    if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
+    if (f == NULL || field_dash(f, f->v) || (f->v.n == 0 && f->quote == FQ_BARE)) {
         table_null(w, st);
         return;
     }

@@ -26,10 +26,11 @@ static const struct log_field *engine_field(const struct log_session_field *f)
     return f != NULL ? (const struct log_field *)f->engine : NULL;
 }
 
-/* A field with no value: "-", or empty where a space ends it. */
+/* A field with no value: "-" (not a JSON line's string), or empty where a
+ * space ends it. */
 static int is_null(const struct log_field *f)
 {
-    return f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE);
+    return f == NULL || field_dash(f, f->v) || (f->v.n == 0 && f->quote == FQ_BARE);
 }
 
 static struct worker *values_worker(struct log_values *v, const struct log_session_record *r)
@@ -79,7 +80,7 @@ static const struct log_field *record_url(const struct log_session_record *r, st
             *rest = span_of(target->p + target->n, f->v.p + f->v.n);
             return f;
         }
-        if (f->kind == K_URL && !span_is(f->v, "-")) {
+        if (f->kind == K_URL && !field_dash(f, f->v)) {
             *target = f->v;
             *rest = span_of(f->v.p, f->v.p);
             return f;
