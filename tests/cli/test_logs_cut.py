@@ -276,10 +276,20 @@ def test_whole():
         '192.0.2.7 - - [27/Nov/2026:12:00',  # cut in the time: not inside a quoted field
         '192.0.2.7 - - [27/Nov/2026:12:00:00 +0000] "GET /a"b HTTP/1.1" 2x0 5',  # closed, bad
         '"GET /only-a-request',
+        # varnishncsa -F '%h %t "%m %U%q %H" %s %b %D "%{Referer}i" "%{User-agent}i" "%{X-Forwarded-For}i"'
+        # is no format of pct's: the haproxy template must not take it as cut
+        # (its bare fields would hold quotes, its request nothing)
+        '127.0.0.1 [27/Nov/2026:19:29:18 +0000] "GET /_00001_/q?v=%00%01 HTTP/1.1" 200 3 3525 '
+        '"c1\\xc2\\x80" "end\\\\\\"" "203.0.113.1, 198.51.100.2, 127.0.0.1"',
     ]
     for line in unparsed:
         o = json_lines("unparsed %r" % line, [], (line + "\n").encode())
         check("not cut, stays unparsed: %r" % line, o == [{"unparsed": line}], short(o))
+    # a line that ends right after a quote: no cut field (as before: common)
+    line = HEAD + '"GET /a HTTP/1.1" 200 5 "-" "'
+    o = json_lines("ends with a quote", [], (line + "\n").encode())
+    check("ends with a quote: not truncated", o and "truncated" not in o[0] and
+          o[0].get("format") == "common", short(o))
     data = log_lines(50, SEED)
     objs = json_lines("generated combined lines", [], data)
     check("generated combined lines: none truncated",
