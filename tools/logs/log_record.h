@@ -74,7 +74,7 @@ static inline int record_add(struct log_record *r, const char *name, struct span
  * line the string "-" is data; its null is a "-" that is not a string. */
 static inline int field_dash(const struct log_field *f, struct span t)
 {
-    return f->quote != FQ_JSON && t.n == 1 && t.p[0] == '-';
+    return t.n == 1 && t.p[0] == '-' && f->quote != FQ_JSON;
 }
 
 /* The first field named name, or NULL. */

@@ -401,12 +401,12 @@ static void table_column(struct worker *w, const struct table_style *st, const c
         table_text(w, st, span_of(s, s + n));
         return;
     }
+    if (table_url_part(w, st, row, i))
+        return;
     if (column == COL_TRUNCATED) { /* the server cut the line (log_cut.h) */
         put_str(w, r->truncated ? "true" : "false");
         return;
     }
-    if (table_url_part(w, st, row, i))
-        return;
     if (column == COL_ISO) {
         const struct span name = tab->spans[i];
         for (int k = 0; k < r->n; k++) {
