@@ -149,6 +149,16 @@ def test_status():
             check(name + ": flagged %s" % cut, o.get("truncated", False) is cut, short(o))
             check(name + ": decoded, status kept", o.get("path") == path and o.get("query") == query
                   and o.get("status") == 414 and o.get("method") == "GET", short(o))
+    # the cut in the protocol: its start is no part of the target
+    for cut in ("H", "HT", "HTT", "HTTP", "http"):
+        line = HEAD + '"GET /p%%41?q=1 %s" 414 0 "-" "-"' % cut
+        o = json_lines("414 cut in the protocol " + cut, [], (line + "\n").encode())
+        check("414 cut in the protocol %r: the target without it" % cut, o and
+              o[0].get("truncated") is True and o[0].get("path") == "/pA" and
+              o[0].get("query") == [["q", "1"]] and o[0].get("protocol") is None, short(o))
+        o = json_lines("haproxy-like cut in the protocol", [], (HEAD + '"GET /p%%41?q=1 %s' % cut + "\n").encode())
+        check("a line cut in the protocol %r: the target without it" % cut, o and
+              o[0].get("truncated") is True and o[0].get("query") == [["q", "1"]], short(o))
     # not 414: a request without a protocol is HTTP/0.9's, not a cut one
     o = json_lines("200 without protocol", [], (HEAD + '"GET /old" 200 5 "-" "-"\n').encode())
     check("200 without protocol: not truncated", o and "truncated" not in o[0] and

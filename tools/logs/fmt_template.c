@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "fmt_template.h"
+#include "log_cut.h"
 #include "log_scan.h"
 
 _Static_assert(TEMPLATE_MAX_ITEMS <= LOG_RECORD_MAX, "a template's fields fit a record");
@@ -447,6 +448,8 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
         if (q == NULL && cut != TEMPLATE_WHOLE && i > 0 && e > p && field_cut(it, p, e, cut)) {
             /* The line ends inside this field: what it has, and nothing after. */
             struct span v = span_of(p, e);
+            if (it->kind == K_REQUEST)
+                v = request_cut_protocol_off(v);
             if (!field_fits(it, v) || !record_add(r, it->name, v, it->kind, it->quote))
                 return 0;
             r->f[r->n - 1].layers = it->layers;

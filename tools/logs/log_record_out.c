@@ -70,6 +70,8 @@ static int record_from_access(const char *s, size_t n, const struct access *a, i
     }
     /* after the fields: they are stored without a call between them */
     r->truncated = (unsigned char)request_was_cut(a->request, a->status);
+    if (r->truncated)
+        r->f[4].v = request_cut_protocol_off(a->request);
     return template_add_trailing(r, rest, s + n);
 }
 
