@@ -90,21 +90,23 @@ SAMPLES = [
      'static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {www.example.com|Mozilla/5.0} {} '
      '"GET /a\\x20b?c=\u00e9 HTTP/1.1"',
      {"format": "haproxy", "syslog": "Mar 14 06:00:04 lb1 haproxy[14389]",
-      "remote": "192.0.2.44:33317", "time": "14/Mar/2026:06:00:04.655",
-      "time_iso": "2026-03-14T06:00:04.655", "frontend": "http-in", "backend": "static/srv1",
-      "timers": "10/0/30/69/109", "status": 200, "bytes": 2750, "termination_state": "----",
-      "captured_headers": "{www.example.com|Mozilla/5.0} {}", "method": "GET", "path": "/a b",
-      "query": [["c", "\u00e9"]]},
-     ["haproxy", "192.0.2.44:33317", "14/Mar/2026:06:00:04.655", "GET", "/a b", "c=\u00e9",
+      "remote": "192.0.2.44", "remote_port": 33317, "time": "14/Mar/2026:06:00:04.655",
+      "time_iso": "2026-03-14T06:00:04.655", "frontend": "http-in", "backend": "static",
+      "server": "srv1", "time_request": 10, "time_queue": 0, "time_connect": 30,
+      "time_response": 69, "time_active": 109, "status": 200, "bytes": 2750,
+      "termination_state": "----", "actconn": 1, "retries": 0, "backend_queue": 0,
+      "request_header_1": "www.example.com", "request_header_2": "Mozilla/5.0",
+      "response_header_1": None, "method": "GET", "path": "/a b", "query": [["c", "\u00e9"]]},
+     ["haproxy", "192.0.2.44", "14/Mar/2026:06:00:04.655", "GET", "/a b", "c=\u00e9",
       "200", "2750", None, None]),
     ("haproxy (plain)", "haproxy",
      '192.0.2.45:33318 [14/Mar/2026:06:00:05.001] http-in~ app/srv2 0/0/1/2/3 302 120 - - --NI '
      '2/2/0/0/0 0/0 "GET /x%2Fy%7E HTTP/1.1"',
      '192.0.2.45:33318 [14/Mar/2026:06:00:05.001] http-in~ app/srv2 0/0/1/2/3 302 120 - - --NI '
      '2/2/0/0/0 0/0 "GET /x%2Fy~ HTTP/1.1"',
-     {"format": "haproxy", "remote": "192.0.2.45:33318", "frontend": "http-in~",
-      "captured_headers": None, "status": 302, "path": "/x%2Fy~", "query": []},
-     ["haproxy", "192.0.2.45:33318", "14/Mar/2026:06:00:05.001", "GET", "/x%2Fy~", None, "302",
+     {"format": "haproxy", "remote": "192.0.2.45", "remote_port": 33318, "frontend": "http-in~",
+      "request_header_1": "(absent)", "status": 302, "path": "/x%2Fy~", "query": []},
+     ["haproxy", "192.0.2.45", "14/Mar/2026:06:00:05.001", "GET", "/x%2Fy~", None, "302",
       "120", None, None]),
     ("alb", "alb",
      'https 2026-03-14T06:00:05.186641Z app/my-lb/50dc6c495c0c9188 192.0.2.55:2817 10.0.0.1:80 '
@@ -343,7 +345,7 @@ def test_w3c():
     for key, value in [("format", "w3c"), ("date", "2026-03-14"), ("time", "06:00:00"),
                        ("time_iso", "2026-03-14T06:00:00Z"), ("server_ip", "198.51.100.1"),
                        ("method", "GET"), ("path", "/caf\u00e9/a b"), ("query", [["x", "\u2713"], ["y", "1"]]),
-                       ("port", 443), ("remote", "192.0.2.5"), ("agent", "Mozilla/5.0+(Windows)"),
+                       ("port", 443), ("remote", "192.0.2.5"), ("agent", "Mozilla/5.0 (Windows)"),
                        ("status", 200)]:
         check("iis json %s" % key, objs[2].get(key, "(absent)") == value, "got %r" % objs[2].get(key, "(absent)"))
     check("iis json: second #Fields: layout", objs[4].get("path") == "/second\ttab" and objs[4].get("status") == 404

@@ -2,9 +2,11 @@
  * parsed without a template (the templates of log_format_registry.c give
  * the same fields, for the lines this does not take). */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "fmt_access.h"
+#include "log_format_registry.h"
 #include "log_scan.h"
 
 /* A quoted field starting after the opening quote at p: ends at the first
@@ -172,28 +174,207 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
     return 1;
 }
 
-int split_request(struct span r, struct span *method, struct span *target)
+/* A byte of a method: nginx's rule (letters, '-', '_'; M-SEARCH,
+ * VERSION-CONTROL), lower case too as other servers take it; the first is a
+ * letter. A request field that starts otherwise is not a request line: TLS
+ * bytes (escaped, so '\\'), HAProxy's <BADREQ>, a "-" (Varnish's "- URL"
+ * for no method). */
+enum {
+    B_LETTER = 1,      /* a method's first byte */
+    B_METHOD = 2,      /* a method's byte */
+    B_BLANK_START = 4, /* a byte a blank may start with (blank_at) */
+    B_BLANK_END = 8    /* a byte a blank may end with (blank_before) */
+};
+#define LETTERS_(c)                                                                                \
+    [c] = B_LETTER | B_METHOD, [c + 32] = B_LETTER | B_METHOD | (c + 32 == 't' ? B_BLANK_END : 0)
+#define LETTERS4_(c) LETTERS_(c), LETTERS_(c + 1), LETTERS_(c + 2), LETTERS_(c + 3)
+/* One load per byte of a request line's hot loops. */
+static const unsigned char byte_class[256] = {
+    LETTERS4_('A'),
+    LETTERS4_('E'),
+    LETTERS4_('I'),
+    LETTERS4_('M'),
+    LETTERS4_('Q'),
+    LETTERS4_('U'),
+    LETTERS_('Y'),
+    LETTERS_('Z'),
+    ['-'] = B_METHOD,
+    ['_'] = B_METHOD,
+    [' '] = B_BLANK_START | B_BLANK_END,
+    ['\t'] = B_BLANK_START | B_BLANK_END,
+    ['\\'] = B_BLANK_START,
+    ['#'] = B_BLANK_START,
+    ['9'] = B_BLANK_END, /* and 't' */
+};
+#undef LETTERS4_
+#undef LETTERS_
+
+static inline int is_method_byte(unsigned char c)
 {
-    const char *e = r.p + r.n;
-    const char *sp = log_find_byte(r.p, e, ' ');
-    if (sp == NULL || sp == r.p)
+    return byte_class[c] & B_METHOD;
+}
+
+/* 1 if the n bytes before p (not before s) are an escape: an odd run of
+ * backslashes ends at p - n + 1 ("\\t" is a backslash and a 't'). */
+static inline int escaped_at(const char *s, const char *p, size_t n, char lead)
+{
+    const char *b = p - n;
+    if (p - s < (ptrdiff_t)n || *b != lead)
         return 0;
-    for (const char *c = r.p; c < sp; c++) {
-        unsigned char ch = (unsigned char)*c;
-        if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '-' || ch == '_'))
+    size_t run = 1;
+    while (b - run >= s && b[-(ptrdiff_t)run] == '\\')
+        run++;
+    return lead != '\\' || run % 2 == 1;
+}
+
+/* The length of a blank (a space or a tab: RFC 9112 lets a recipient split
+ * a request line on either) that ends at p, as a log of convention esc
+ * writes it: a raw one, or a tab escaped (\t, \x09, #09, \u0009); 0: none.
+ * s: where the text starts. */
+static inline size_t blank_before(int esc, const char *s, const char *p)
+{
+    const char c = p[-1];
+    if (c == ' ' || c == '\t')
+        return 1;
+    if (c == 't' && (esc == LOG_ESC_BACKSLASH || esc == LOG_ESC_JSON) && escaped_at(s, p, 2, '\\'))
+        return 2;
+    if (c != '9' || p - s < 3 || p[-2] != '0')
+        return 0;
+    if (esc == LOG_ESC_HAPROXY)
+        return p[-3] == '#' ? 3 : 0;
+    if ((esc == LOG_ESC_BACKSLASH || esc == LOG_ESC_NGINX) && p[-3] == 'x' &&
+        escaped_at(s, p, 4, '\\'))
+        return 4;
+    if (esc == LOG_ESC_JSON && p - s >= 6 && memcmp(p - 5, "u000", 3) == 0 &&
+        escaped_at(s, p, 6, '\\'))
+        return 6;
+    return 0;
+}
+
+/* The same for a blank that starts at p, where an escape may start (after
+ * a method, or a blank). */
+static inline size_t blank_at(int esc, const char *p, const char *e)
+{
+    if (*p == ' ' || *p == '\t')
+        return 1;
+    const size_t left = (size_t)(e - p);
+    if (*p == '#')
+        return esc == LOG_ESC_HAPROXY && left >= 3 && p[1] == '0' && p[2] == '9' ? 3 : 0;
+    if (*p != '\\' || left < 2)
+        return 0;
+    if (p[1] == 't' && (esc == LOG_ESC_BACKSLASH || esc == LOG_ESC_JSON))
+        return 2;
+    if (left >= 4 && memcmp(p + 1, "x09", 3) == 0 &&
+        (esc == LOG_ESC_BACKSLASH || esc == LOG_ESC_NGINX))
+        return 4;
+    if (left >= 6 && memcmp(p + 1, "u0009", 5) == 0 && esc == LOG_ESC_JSON)
+        return 6;
+    return 0;
+}
+
+/* "HTTP/" in any case (varnish serves "http/1.1") at p, before e. */
+static inline int is_protocol(const char *p, const char *e)
+{
+    uint32_t word;
+    if (e - p < 5)
+        return 0;
+    memcpy(&word, p, 4);
+    return (word | 0x20202020u) == ('h' | 't' << 8 | 't' << 16 | (uint32_t)'p' << 24) &&
+           p[4] == '/';
+}
+
+/* The bytes a blank may end with, or start with (blank_before, blank_at):
+ * most bytes are neither, and are told so without a call. */
+static inline int may_end_blank(char c)
+{
+    return byte_class[(unsigned char)c] & B_BLANK_END;
+}
+
+static inline int may_start_blank(char c)
+{
+    return byte_class[(unsigned char)c] & B_BLANK_START;
+}
+
+int request_target_form_rest(struct span t, int esc)
+{
+    const char *p = t.p, *e = t.p + t.n;
+    if (p == e)
+        return 0;
+    if (*p == '*' && t.n == 1)
+        return 1; /* asterisk-form (OPTIONS *) */
+    if (esc == LOG_ESC_JSON && t.n >= 2 && p[0] == '\\' && p[1] == '/')
+        return 1; /* "\/": a JSON encoder's '/' */
+    /* absolute-form: scheme "://" (a proxy's target) */
+    if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') {
+        const char *c = p + 1;
+        while (c < e && (((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z') || (*c >= '0' && *c <= '9') ||
+                         *c == '+' || *c == '-' || *c == '.'))
+            c++;
+        if (e - c >= 3 && c[0] == ':' && c[1] == '/' && c[2] == '/')
+            return 1;
+    }
+    /* authority-form (CONNECT host:port): a host, ':', digits to the end */
+    const char *colon = NULL;
+    for (const char *c = p; c < e; c++) {
+        if (*c == ':')
+            colon = c;
+        else if (!(((*c | 0x20) >= 'a' && (*c | 0x20) <= 'z') || (*c >= '0' && *c <= '9') ||
+                   *c == '.' || *c == '-' || *c == '[' || *c == ']'))
             return 0;
     }
-    *method = span_of(r.p, sp);
-    const char *t = sp + 1;
-    const char *last = e;
-    if (e - t > 9 && e[-9] == ' ' && e[-3] != ' ' && e[-2] != ' ' && e[-1] != ' ')
-        last = e - 8; /* "HTTP/1.1" and the like: no search */
-    else
-        while (last > t && last[-1] != ' ')
-            last--;
-    if (last > t && e - last >= 5 && memcmp(last, "HTTP/", 5) == 0)
-        *target = span_of(t, last - 1);
-    else
-        *target = span_of(t, e);
+    if (colon == NULL || colon == p || colon + 1 == e)
+        return 0;
+    for (const char *c = colon + 1; c < e; c++)
+        if (*c < '0' || *c > '9')
+            return 0;
     return 1;
+}
+
+int request_split_esc(struct span r, int esc, struct request_parts *q)
+{
+    const char *p = r.p, *e = r.p + r.n, *c = p;
+    if (c == e || !(byte_class[(unsigned char)*c] & B_LETTER))
+        return 0;
+    while (c < e && is_method_byte((unsigned char)*c))
+        c++;
+    q->method = span_of(p, c);
+    /* Nearly every request line: "METHOD /target HTTP/x.y", single spaces,
+     * no blank at the target's end (its last byte cannot end one). */
+    if (e - c > 10 && c[0] == ' ' && c[1] == '/' && e[-9] == ' ' && is_protocol(e - 8, e) &&
+        e[-3] >= '.' && e[-3] <= '9' && e[-2] >= '.' && e[-2] <= '9' && !may_end_blank(e[-1]) &&
+        !may_end_blank(e[-10])) {
+        q->target = span_of(c + 1, e - 9);
+        q->protocol = span_of(e - 8, e);
+        return 1;
+    }
+    size_t b = 0;
+    if (c == e || (b = blank_at(esc, c, e)) == 0)
+        return 0;
+    const char *t = c + b;
+    while (t < e && may_start_blank(*t) && (b = blank_at(esc, t, e)) > 0)
+        t += b; /* a run (nginx takes "GET  /x") */
+    while (e > t && may_end_blank(e[-1]) && (b = blank_before(esc, t, e)) > 0)
+        e -= b; /* and after the protocol */
+    if (t == e)
+        return 0; /* a method alone */
+    const char *last = e, *end;
+    if (e - t > 9 && e[-9] == ' ' && is_protocol(e - 8, e) && e[-3] >= '.' && e[-3] <= '9' &&
+        e[-2] >= '.' && e[-2] <= '9') {
+        last = e - 8; /* "HTTP/1.1" and the like: no search */
+        end = e - 9;
+    } else {
+        b = 0;
+        while (last > t && (!may_end_blank(last[-1]) || (b = blank_before(esc, t, last)) == 0))
+            last--;
+        end = last - b;
+        if (last == t || !is_protocol(last, e))
+            last = end = e; /* HTTP/0.9: no protocol */
+    }
+    while (end > t && may_end_blank(end[-1]) && (b = blank_before(esc, t, end)) > 0)
+        end -= b;
+    q->target = span_of(t, end);
+    q->protocol = span_of(last, e);
+    /* A target in none of HTTP's forms ("hello world, this", Squid's
+     * "error:..."): not a request line. */
+    return request_target_form(q->target, esc);
 }

@@ -20,14 +20,14 @@ static int protocol_cut_short(struct span p)
 
 int request_cut_check(struct span request, int too_long)
 {
-    struct span method, target;
-    if (!split_request(request, &method, &target))
+    struct request_parts q;
+    if (!request_split(request, &q))
         return 0;
-    const char *after = target.p + target.n, *e = request.p + request.n;
+    const struct span target = q.target;
     if (too_long) {
-        if (after == e) /* no protocol: it was not reached, or it is "HTTP/1." cut */
+        if (q.protocol.n == 0) /* not reached, or "HTTP/1." cut */
             return 1;
-        return protocol_cut_short(span_of(after + 1, e));
+        return protocol_cut_short(q.protocol);
     }
     if (target.n > LOG_VARNISH_URL_CUT) {
         size_t origin = origin_length(target);

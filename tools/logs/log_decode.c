@@ -6,6 +6,7 @@
 
 #include "log_decode.h"
 #include "log_oom.h"
+#include "log_unescape.h"
 #include "log_writer.h"
 
 void log_ctx_init(struct log_ctx *ctx, const struct log_config *cfg)
@@ -219,15 +220,11 @@ static void put_decoded_runs(struct worker *w, const char *src, size_t n, const 
             put_decoded_run(w, src, (size_t)(run_end - src), keep, flags, json);
         if (bs == NULL)
             break;
-        /* \" \\ \xHH are Apache's escapes: copied as written. A stray '\'
-         * is a byte of the text like any other: escaped (as \\), and what
-         * follows it is decoded and UTF-8-checked with the next run. */
-        size_t lit = 0;
-        if (e - bs >= 2 && (bs[1] == '"' || bs[1] == '\\'))
-            lit = 2;
-        else if (e - bs >= 4 && bs[1] == 'x' && is_hex((unsigned char)bs[2]) &&
-                 is_hex((unsigned char)bs[3]))
-            lit = 4;
+        /* The log's own backslash escapes (\" \\ \xHH, Apache's \t \b...)
+         * are line output's too: copied as written. Any other '\' is a byte
+         * of the text like any other: escaped (as \\), and what follows it
+         * is decoded and UTF-8-checked with the next run. */
+        size_t lit = log_escape_kept((enum log_escaping)w->text_esc, bs, e);
         if (lit > 0) {
             put_raw(w, bs, lit);
             src = bs + lit;

@@ -63,6 +63,8 @@ struct worker {
     struct span line;            /* the line being written (process_chunk) */
     int spaced;                  /* whitespace-separated format: decoded spaces are escaped */
     int w3c;                     /* IIS: %uXXXX decoded */
+    unsigned char text_esc;      /* line output: enum log_escaping of the text
+                                    put_decoded reads, whose escapes it keeps */
     struct buf fmt_buf[3];       /* log_record_out.c: a field's text on its way out */
     struct log_marks marks;      /* process_chunk's scan of its lines */
     struct log_marks quote_bits; /* and where their '"' are (parse_access) */

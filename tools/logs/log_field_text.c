@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "log_field_text.h"
+#include "log_unescape.h"
 
 /* 1 if t is text of a plain line (ASCII, no control byte or '\\'). */
 static inline int in_plain_line(const struct worker *w, struct span t)
@@ -25,127 +26,22 @@ static char *room(struct worker *w, int which, size_t n)
     return buf_room(&w->fmt_buf[which], 3 * n + 64);
 }
 
-static int hex_value(unsigned char c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
-/* UTF-8 of code point c at o. */
-static char *put_utf8(char *o, uint32_t c)
-{
-    if (c < 0x80) {
-        *o++ = (char)c;
-    } else if (c < 0x800) {
-        *o++ = (char)(0xC0 | c >> 6);
-        *o++ = (char)(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        *o++ = (char)(0xE0 | c >> 12);
-        *o++ = (char)(0x80 | (c >> 6 & 0x3F));
-        *o++ = (char)(0x80 | (c & 0x3F));
-    } else {
-        *o++ = (char)(0xF0 | c >> 18);
-        *o++ = (char)(0x80 | (c >> 12 & 0x3F));
-        *o++ = (char)(0x80 | (c >> 6 & 0x3F));
-        *o++ = (char)(0x80 | (c & 0x3F));
-    }
-    return o;
-}
-
-static int hex4(const char *p, const char *e, uint32_t *v)
-{
-    if (e - p < 4)
-        return 0;
-    *v = 0;
-    for (int i = 0; i < 4; i++) {
-        if (!is_hex((unsigned char)p[i]))
-            return 0;
-        *v = *v << 4 | (uint32_t)hex_value((unsigned char)p[i]);
-    }
-    return 1;
-}
-
-/* A JSON string's contents with its escapes undone (a lone surrogate is
- * U+FFFD). */
-static struct span json_unescape(struct worker *w, struct span t)
-{
-    char *o = room(w, B_TEXT, t.n), *start = o;
-    const char *p = t.p, *e = t.p + t.n;
-    while (p < e) {
-        if (*p != '\\' || e - p < 2) {
-            *o++ = *p++;
-            continue;
-        }
-        char c = p[1];
-        p += 2;
-        uint32_t u, lo;
-        switch (c) {
-        case 'b':
-            *o++ = '\b';
-            break;
-        case 'f':
-            *o++ = '\f';
-            break;
-        case 'n':
-            *o++ = '\n';
-            break;
-        case 'r':
-            *o++ = '\r';
-            break;
-        case 't':
-            *o++ = '\t';
-            break;
-        case 'u':
-            if (!hex4(p, e, &u)) {
-                o = put_utf8(o, 0xFFFD);
-                break;
-            }
-            p += 4;
-            if (u >= 0xD800 && u < 0xDC00 && e - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
-                hex4(p + 2, e, &lo) && lo >= 0xDC00 && lo < 0xE000) {
-                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                p += 6;
-            } else if (u >= 0xD800 && u < 0xE000) {
-                u = 0xFFFD;
-            }
-            o = put_utf8(o, u);
-            break;
-        default:
-            *o++ = c; /* \" \\ \/ */
-        }
-    }
-    return span_of(start, o);
-}
-
-/* Apache's and nginx's escapes in a quoted field (\" \\ \xHH) undone. */
-static struct span log_unescape(struct worker *w, struct span t)
-{
-    char *o = room(w, B_TEXT, t.n), *start = o;
-    const char *p = t.p, *e = t.p + t.n;
-    while (p < e) {
-        if (*p == '\\' && e - p >= 2 && (p[1] == '"' || p[1] == '\\')) {
-            *o++ = p[1];
-            p += 2;
-        } else if (*p == '\\' && e - p >= 4 && p[1] == 'x' && is_hex((unsigned char)p[2]) &&
-                   is_hex((unsigned char)p[3])) {
-            *o++ = (char)(hex_value((unsigned char)p[2]) << 4 | hex_value((unsigned char)p[3]));
-            p += 4;
-        } else {
-            *o++ = *p++;
-        }
-    }
-    return span_of(start, o);
-}
-
 /* A field's text as the program that wrote it meant it: log escapes undone,
  * CloudFront's own encoding layer decoded. */
 struct span field_text(struct worker *w, const struct log_field *f, struct span t)
 {
-    if (f->layers == 0 && in_plain_line(w, t))
-        return t; /* a plain line has no '\\': no escape to undo */
-    if (f->quote == FQ_JSON && memchr(t.p, '\\', t.n) != NULL)
-        t = json_unescape(w, t);
-    else if (f->quote == FQ_QUOTED && memchr(t.p, '\\', t.n) != NULL)
-        t = log_unescape(w, t);
+    /* The conventions a plain line (no '\\') holds no escape of. */
+    enum {
+        PLAIN_SAFE =
+            1u << LOG_ESC_NONE | 1u << LOG_ESC_BACKSLASH | 1u << LOG_ESC_JSON | 1u << LOG_ESC_NGINX
+    };
+    const enum log_escaping esc = (enum log_escaping)f->esc;
+    if (f->layers == 0 && (in_plain_line(w, t) ? PLAIN_SAFE >> esc & 1 : esc == LOG_ESC_NONE))
+        return t;
+    if (log_unescape_wanted(esc, t.p, t.n)) {
+        char *o = room(w, B_TEXT, t.n);
+        t = span_of(o, o + log_unescape(esc, t.p, t.n, o));
+    }
     if (f->layers > 0 && memchr(t.p, '%', t.n) != NULL) {
         char *o = room(w, B_LAYER, t.n);
         pct_result r = pct_decode_except(t.p, t.n, o, NULL, 0);

@@ -26,6 +26,9 @@ enum log_format_id {
     LF_XFF_COMBINED,
     LF_ENVOY,
     LF_HAPROXY,
+    LF_HAPROXY_CLF,
+    LF_HAPROXY_TCP,
+    LF_HAPROXY_HTTPS,
     LF_ALB,
     LF_ELB,
     LF_SQUID,
@@ -40,6 +43,7 @@ enum log_parser {
     LOG_PARSER_ACCESS,   /* combined/common: fmt_access.c, and the row's template for records */
     LOG_PARSER_W3C,      /* fmt_w3c.c: columns named by '#Fields:' headers */
     LOG_PARSER_TEMPLATE, /* fmt_template.c: the row's template */
+    LOG_PARSER_HAPROXY,  /* fmt_haproxy.c: the row's template is a HAProxy log-format string */
     LOG_PARSER_JSON,     /* fmt_json.c: one JSON object per line */
     LOG_PARSER_CUSTOM    /* fmt_template.c: the --log-format template */
 };
@@ -54,12 +58,17 @@ enum log_detect {
 };
 
 /* The escaping convention of the log's own text: which escapes a field
- * holds before any URL decoding, undone in JSON/TSV output. */
+ * holds before any URL decoding, undone once (log_unescape.h says which
+ * fields, and why each server's is what it is). */
 enum log_escaping {
-    LOG_ESC_NONE,      /* none: fields end at a separator and hold no escapes */
-    LOG_ESC_BACKSLASH, /* Apache/nginx inside "...": \" \\ \xHH */
+    LOG_ESC_NONE,      /* none (Squid, nginx escape=none) */
+    LOG_ESC_BACKSLASH, /* Apache, lighttpd, Varnish: \" \\ \xhh \t \n \r \b \v \f;
+                          nginx's default output is a subset of it */
     LOG_ESC_PERCENT,   /* every field percent-encoded once more (CloudFront) */
-    LOG_ESC_JSON       /* JSON string escapes: \" \\ \/ \b \f \n \r \t \uXXXX */
+    LOG_ESC_JSON,      /* JSON string escapes: \" \\ \/ \b \f \n \r \t \uXXXX */
+    LOG_ESC_NGINX,     /* nginx escape=default: \xHH (and \" \\) */
+    LOG_ESC_HAPROXY,   /* HAProxy: #XX in the request line and captured headers */
+    LOG_ESC_W3C        /* IIS: '+' for a space in text fields (not in URLs) */
 };
 
 struct log_format_def {

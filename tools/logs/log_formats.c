@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_custom.h"
 #include "fmt_json.h"
 #include "log_cut.h"
 #include "log_formats.h"
@@ -21,6 +22,10 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         const struct log_format_def *d = log_format_def(id);
         /* log_format_via_record: the fast-path formats come first */
         int fast = d->parser == LOG_PARSER_ACCESS || d->parser == LOG_PARSER_W3C;
+        /* combined's and common's records are made with their escaping
+         * set (log_record_out.c's access_add) */
+        if ((id == LF_COMBINED || id == LF_COMMON) && d->escaping != LOG_ESC_BACKSLASH)
+            goto fail;
         if (d->name == NULL || d->description == NULL || fast == log_format_via_record(id) ||
             (d->template_text == NULL) !=
                 (d->parser == LOG_PARSER_W3C || d->parser == LOG_PARSER_JSON ||
@@ -28,9 +33,13 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
             goto fail;
         if (d->template_text != NULL) {
             struct log_template *t = &fs->template[id];
-            if (template_compile(t, d->template_text, SYNTAX_NGINX) != NULL)
+            const int haproxy = d->parser == LOG_PARSER_HAPROXY;
+            if (template_compile(t, d->template_text, haproxy ? SYNTAX_HAPROXY : SYNTAX_NGINX) !=
+                NULL)
                 goto fail;
             t->syslog = d->syslog;
+            t->exact = haproxy; /* HAProxy writes nothing after its format */
+            t->escaping = (unsigned char)d->escaping;
             if (d->escaping == LOG_ESC_PERCENT) /* one more layer, and tabs between */
                 for (int k = 0; k < t->count; k++) {
                     t->item[k].layers = 1;
@@ -49,11 +58,16 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         }
     *error = NULL;
     if (custom != NULL) {
-        *error = template_compile(&fs->template[LF_CUSTOM], custom, template_guess_syntax(custom));
+        struct log_template *t = &fs->template[LF_CUSTOM];
+        *error = custom_format_compile(t, custom);
         if (*error != NULL)
             goto fail;
+        t->syslog = t->haproxy; /* HAProxy logs to syslog: its prefix, or none */
         fs->has_template[LF_CUSTOM] = 1;
     }
+    for (int id = 0; id < LF_COUNT; id++)
+        fs->escaping[id] = id == LF_CUSTOM && fs->has_template[id] ? fs->template[id].escaping
+                                                                   : log_format_def(id)->escaping;
     return fs;
 fail:
     free(fs);

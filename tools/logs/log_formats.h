@@ -20,6 +20,7 @@ struct log_formats {
     unsigned char has_template[LF_COUNT];
     int detect[LF_COUNT]; /* the formats tried per line in auto, in order */
     int ndetect;
+    unsigned char escaping[LF_COUNT]; /* log_formats_escaping, per format */
 };
 
 /* Compiles the registry's templates and, when given, the --log-format
@@ -27,6 +28,13 @@ struct log_formats {
  * custom does not compile or memory runs out. */
 struct log_formats *log_formats_new(const char *custom, const char **error);
 void log_formats_free(struct log_formats *fs);
+
+/* The escaping convention of format id's lines: its registry row's, or
+ * for --log-format its server's (fmt_custom.h). Asked of every record. */
+static inline enum log_escaping log_formats_escaping(const struct log_formats *fs, int id)
+{
+    return id >= 0 && id < LF_COUNT ? (enum log_escaping)fs->escaping[id] : LOG_ESC_NONE;
+}
 
 /* Parses line s as format id into r; 1 if it is one. */
 int record_parse(int id, const char *s, size_t n, struct log_record *r,

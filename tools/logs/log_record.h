@@ -28,7 +28,7 @@ enum field_kind {
  * text is put back, and which log-level escapes its text holds. */
 enum field_quote {
     FQ_BARE,   /* ended by a space: a decoded space is escaped */
-    FQ_QUOTED, /* inside "...": Apache/nginx escapes \" \\ \xHH */
+    FQ_QUOTED, /* inside "..." (its escapes: the format's, log_unescape.h) */
     FQ_TAB,    /* tab-separated (CloudFront): a decoded tab is escaped */
     FQ_JSON    /* a JSON string's contents: JSON escapes */
 };
@@ -38,6 +38,8 @@ struct log_field {
     struct span v;    /* the text as written in the line */
     unsigned char kind, quote;
     unsigned char layers; /* extra percent-encoding layers (CloudFront: 1) */
+    unsigned char esc;    /* enum log_escaping of its text, set for the record's
+                             format before a writer sees it (log_unescape.h) */
 };
 
 /* Fields of a record: a W3C line's columns fit (fmt_w3c.h); a line of
@@ -68,6 +70,7 @@ static inline int record_add(struct log_record *r, const char *name, struct span
     f->kind = (unsigned char)kind;
     f->quote = (unsigned char)quote;
     f->layers = 0;
+    f->esc = 0;
     return 1;
 }
 /* 1 if t (f's text, or a part of it) is a log's "-": no value. In a JSON

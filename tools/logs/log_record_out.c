@@ -8,10 +8,16 @@
 #include "log_field_text.h"
 #include "log_formats.h"
 #include "log_record_out.h"
+#include "log_unescape.h"
 #include "log_writer.h"
 
-static void write_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
+/* r to the run's writer. Every writer and the records read a field's text
+ * by its format's convention (field_text): set here for every format, for
+ * fields from set_from on (the fields before it have theirs). */
+static void write_record(struct worker *w, const char *s, size_t n, struct log_record *r,
+                         int set_from)
 {
+    log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format), set_from);
     /* Room for what the writers write before they reserve more (keys,
      * separators); the values reserve their own as they go, so a long line
      * costs a few times its fields, not 24 times the line. */
@@ -41,6 +47,14 @@ static inline void access_add(struct log_record *r, int i, struct span v, int ki
     f->kind = (unsigned char)kind;
     f->quote = (unsigned char)quote;
     f->layers = 0;
+    f->esc = LOG_ESC_BACKSLASH; /* combined's and common's (log_formats_new checks) */
+}
+
+/* The fields of a record_from_access that access_add made: their escaping
+ * is set (write_record's set_from). */
+static inline int access_fields(const struct log_record *r)
+{
+    return r->format == LF_COMBINED ? RECORD_ACCESS_FIELDS : RECORD_ACCESS_FIELDS - 2;
 }
 
 /* A combined or common line as the fast path parsed it, as a record. */
@@ -85,8 +99,10 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
      * line output takes). */
     if ((fmt == LF_AUTO || fmt == LF_COMBINED || fmt == LF_COMMON) &&
         parse_access(s, n, &a, 1, NULL) && (fmt != LF_COMBINED || a.has_ra) &&
-        record_from_access(s, n, &a, fmt == LF_COMMON, &r)) {
-        write_record(w, s, n, &r);
+        ((fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
+          record_parse(LF_HAPROXY_CLF, s, n, &r, cfg)) ||
+         record_from_access(s, n, &a, fmt == LF_COMMON, &r))) {
+        write_record(w, s, n, &r, access_fields(&r));
         return 1;
     }
     if (fmt >= 0)
@@ -95,7 +111,7 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
         ok = record_detect(s, n, &r, cfg, &w->last_format);
     if (!ok)
         return 0;
-    write_record(w, s, n, &r);
+    write_record(w, s, n, &r, 0);
     return 1;
 }
 
@@ -105,7 +121,7 @@ int record_process_cut(struct worker *w, const char *s, size_t n, enum log_forma
     if (fmt == LF_W3C || fmt == LF_FIELD ||
         !record_parse_cut(fmt == LF_AUTO ? -1 : fmt, s, n, &r, &w->ctx->cfg, cut))
         return 0;
-    write_record(w, s, n, &r);
+    write_record(w, s, n, &r, 0);
     return 1;
 }
 
@@ -115,7 +131,7 @@ int record_process_access(struct worker *w, const char *s, size_t n, const struc
     struct log_record r;
     if (record_from_access(s, n, a, fmt == LF_COMMON, &r)) {
         w->access_record = 1;
-        write_record(w, s, n, &r);
+        write_record(w, s, n, &r, access_fields(&r));
         w->access_record = 0;
         return 1;
     }
@@ -136,7 +152,7 @@ void record_process_w3c(struct worker *w, const char *s, size_t n, const struct 
         record_add(&r, name, f[i], kind, l->cloudfront ? FQ_TAB : FQ_BARE);
         r.f[r.n - 1].layers = (unsigned char)l->cloudfront;
     }
-    write_record(w, s, n, &r);
+    write_record(w, s, n, &r, 0);
 }
 
 int access_has_trailing(const char *s, size_t n, struct span agent)

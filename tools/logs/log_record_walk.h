@@ -162,28 +162,38 @@ static inline void walk_url(struct record_walk *k, const struct log_field *f, st
     sink_query(k->s, q != NULL ? span_of(q + 1, u.p + u.n) : span_of(u.p, u.p));
 }
 
+/* "path":null,"query":[] of a request or URL field with no target. */
+static inline void walk_no_target(struct record_walk *k, const struct log_field *f)
+{
+    (void)f;
+    walk_key_str(k, "path");
+    sink_null(k->s);
+    walk_key_str(k, "query");
+    sink_list(k->s);
+    sink_end(k->s);
+}
+
+/* A request: method, path, query, protocol; a field that is not a request
+ * line is kept as its text ("request"), with no path (request_split_esc). */
 static inline void walk_request(struct record_walk *k, const struct log_field *f)
 {
-    struct span method, target;
-    if (!split_request(f->v, &method, &target)) {
+    struct request_parts q;
+    if (!request_split_esc(f->v, f->esc, &q)) {
         walk_key_str(k, "method");
         sink_null(k->s);
-        walk_key_str(k, "path");
-        walk_text(k, f, f->v);
-        walk_key_str(k, "query");
-        sink_list(k->s);
-        sink_end(k->s);
+        walk_no_target(k, f);
         walk_key_str(k, "protocol");
         sink_null(k->s);
+        walk_key_str(k, "request");
+        walk_text(k, f, f->v);
         return;
     }
     walk_key_str(k, "method");
-    walk_text(k, f, method);
-    walk_url(k, f, target);
+    walk_text(k, f, q.method);
+    walk_url(k, f, q.target);
     walk_key_str(k, "protocol");
-    const char *after = target.p + target.n, *e = f->v.p + f->v.n;
-    if (after < e)
-        walk_text(k, f, span_of(after + 1, e));
+    if (q.protocol.n > 0)
+        walk_text(k, f, q.protocol);
     else
         sink_null(k->s);
 }
@@ -217,33 +227,43 @@ static inline void walk_time(struct record_walk *k, const struct log_field *f)
         sink_null(k->s);
 }
 
-/* The request of a record: its first K_REQUEST or K_URL field, whose keys
- * (method, origin, path, query, protocol) are reserved ahead, so that no
- * other field (nginx's trailing path=..., a JSON line's own "path") can
- * take them. NULL if none. */
+/* The request of a record (request_rank: a request line, else a URL,
+ * else a request field that is not a request line), whose keys (method,
+ * origin, path, query, protocol; "request" for one that is not a request
+ * line) are reserved ahead, so that no other field (nginx's trailing
+ * path=..., a JSON line's own "path") can take them. NULL if none. */
 static inline const struct log_field *walk_reserve_request(struct record_walk *k)
 {
-    for (size_t i = 0; i < k->nfields; i++) {
-        const struct log_field *f = walk_field(k->rec, i);
-        if (f->name.n == 0 || (f->kind != K_REQUEST && f->kind != K_URL))
-            continue;
-        struct span method, target = f->v;
-        int split = f->kind == K_REQUEST && split_request(f->v, &method, &target);
-        if (f->kind == K_URL && field_dash(f, f->v)) {
-            walk_reserve(k, "path");
-            return f;
+    const struct log_field *f = NULL;
+    struct request_parts q;
+    int best = 0;
+    for (size_t i = 0; i < k->nfields && best < REQUEST_LINE; i++) {
+        const struct log_field *c = walk_field(k->rec, i);
+        int rank = request_rank(c, &q);
+        if (rank > best) {
+            best = rank;
+            f = c;
         }
-        if (f->kind == K_REQUEST)
-            walk_reserve(k, "method");
-        if ((f->kind == K_URL || split) && origin_length(field_text(k->w, f, target)) > 0)
-            walk_reserve(k, "origin");
+    }
+    if (f == NULL)
+        return NULL;
+    if (f->kind == K_URL && field_dash(f, f->v)) {
         walk_reserve(k, "path");
-        walk_reserve(k, "query");
-        if (f->kind == K_REQUEST)
-            walk_reserve(k, "protocol");
         return f;
     }
-    return NULL;
+    const int split = best == REQUEST_LINE;
+    if (f->kind == K_REQUEST)
+        walk_reserve(k, "method");
+    if ((f->kind == K_URL || split) &&
+        origin_length(field_text(k->w, f, f->kind == K_URL ? f->v : q.target)) > 0)
+        walk_reserve(k, "origin");
+    walk_reserve(k, "path");
+    walk_reserve(k, "query");
+    if (f->kind == K_REQUEST)
+        walk_reserve(k, "protocol");
+    if (f->kind == K_REQUEST && !split)
+        walk_reserve(k, "request");
+    return f;
 }
 
 /* "extra":[...]: unnamed fields as their text, later duplicates of a key
@@ -318,6 +338,12 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
             } else if (field_dash(f, f->v)) {
                 walk_key_str(k, "path");
                 sink_null(s);
+            } else if (f->v.n > 0 && !request_target_form(f->v, f->esc)) {
+                walk_no_target(k, f); /* Squid's "error:..." */
+                if (walk_key(k, f->name, ""))
+                    walk_text(k, f, f->v);
+                else
+                    k->extra[k->nextra++] = i;
             } else {
                 walk_url(k, f, f->v);
             }

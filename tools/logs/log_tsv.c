@@ -211,13 +211,14 @@ struct table_row {
     const struct log_table *tab;
     const struct log_record *r;
     unsigned char slot[ROW_SLOTS]; /* a field's index + 1, 0: empty */
-    int url_found;                 /* 1 once url, target and rest are known */
+    int url_found;                 /* 1 once url and parts are known */
     int access;                    /* r's first fields are record_access_names: no slots */
     int split_found;               /* 1 once origin and query of target are known */
     size_t origin;
     const char *query;
     const struct log_field *url;
-    struct span target, rest;
+    struct request_parts parts;
+    int has_parts; /* url has a target: parts are its */
 };
 
 static unsigned name_slot(struct span name)
@@ -281,24 +282,28 @@ static const struct log_field *table_find(const struct table_row *row, int i)
     return f == NULL && row->r->format == LF_JSON ? json_line_field(row->r, tab->names[i]) : f;
 }
 
-/* The URL-bearing field of a record and its target. */
-static const struct log_field *record_url(const struct log_record *r, struct span *target,
-                                          struct span *rest)
+/* The request of a record (request_rank, as log_record_walk.h chooses it),
+ * or NULL; *parts: 1 when it has a target, its parts in *q (not a URL of
+ * "-", nor a request field that is not a request line: their parts are
+ * null, the text of the latter is the "request" field). */
+static const struct log_field *record_url(const struct log_record *r, struct request_parts *q,
+                                          int *parts)
 {
-    for (int i = 0; i < r->n; i++) {
-        const struct log_field *f = &r->f[i];
-        struct span method;
-        if (f->kind == K_REQUEST && split_request(f->v, &method, target)) {
-            *rest = span_of(target->p + target->n, f->v.p + f->v.n);
-            return f;
-        }
-        if (f->kind == K_URL && !field_dash(f, f->v)) {
-            *target = f->v;
-            *rest = span_of(f->v.p, f->v.p);
-            return f;
+    const struct log_field *f = NULL;
+    int best = 0;
+    for (int i = 0; i < r->n && best < REQUEST_LINE; i++) {
+        int rank = request_rank(&r->f[i], q);
+        if (rank > best) {
+            best = rank;
+            f = &r->f[i];
         }
     }
-    return NULL;
+    *parts = best == REQUEST_LINE || best == 3 || (best == 1 && f->v.n == 0);
+    if (*parts && best != REQUEST_LINE) {
+        q->method = q->protocol = span_of(f->v.p, f->v.p);
+        q->target = f->v;
+    }
+    return f;
 }
 
 /* Puts the value of column i if it is request-derived; 0 if it is not. */
@@ -310,14 +315,16 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
     if (which < COL_METHOD || which > COL_ORIGIN)
         return 0;
     if (!row->url_found) {
-        row->url = record_url(row->r, &row->target, &row->rest);
+        row->url = record_url(row->r, &row->parts, &row->has_parts);
         row->url_found = 1;
     }
     /* The request's own parts win over a field of the same name (nginx's
-     * trailing path=..., a JSON line's "path" beside its "uri"). */
+     * trailing path=..., a JSON line's "path" beside its "uri"): the keys
+     * log_record_walk.h reserves for it. */
     const struct log_field *url = row->url;
     const int from_request =
-        url != NULL && (url->kind == K_REQUEST || (which != COL_METHOD && which != COL_PROTOCOL));
+        url != NULL && (url->kind == K_REQUEST || which == COL_PATH ||
+                        (which != COL_METHOD && which != COL_PROTOCOL && !field_dash(url, url->v)));
     const struct log_field *plain = from_request ? NULL : table_find(row, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
         if (field_dash(plain, plain->v) || plain->v.n == 0) {
@@ -336,19 +343,17 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
         return 1;
     }
     if (!row->url_found) {
-        row->url = record_url(row->r, &row->target, &row->rest);
+        row->url = record_url(row->r, &row->parts, &row->has_parts);
         row->url_found = 1;
     }
     const struct log_field *f = row->url;
-    const struct span target = row->target, rest = row->rest;
-    if (f == NULL) {
+    const struct span target = row->parts.target;
+    if (f == NULL || !row->has_parts) {
         table_null(w, st);
         return 1;
     }
     if (which == COL_METHOD || which == COL_PROTOCOL) {
-        struct span v = which == COL_METHOD
-                            ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
-                            : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
+        struct span v = which == COL_METHOD ? row->parts.method : row->parts.protocol;
         if (v.n == 0)
             table_null(w, st);
         else

@@ -68,25 +68,29 @@ int log_value_text(struct log_values *v, const struct log_session_record *r,
     return give(decode_bytes(w, t, &ctx->keep_all, 0), p, n);
 }
 
-/* The URL-bearing field of a record and its target (as the TSV writer
- * finds it: the request, or the first URL that is not "-"). */
-static const struct log_field *record_url(const struct log_session_record *r, struct span *target,
-                                          struct span *rest)
+/* The request of a record and its parts, as the writers find it
+ * (request_rank; see log_tsv.c's record_url): NULL when it has none with a
+ * target. */
+static const struct log_field *record_url(const struct log_session_record *r,
+                                          struct request_parts *q)
 {
-    for (size_t i = 0; i < r->nfields; i++) {
-        const struct log_field *f = engine_field(&r->fields[i]);
-        struct span method;
-        if (f->kind == K_REQUEST && split_request(f->v, &method, target)) {
-            *rest = span_of(target->p + target->n, f->v.p + f->v.n);
-            return f;
-        }
-        if (f->kind == K_URL && !field_dash(f, f->v)) {
-            *target = f->v;
-            *rest = span_of(f->v.p, f->v.p);
-            return f;
+    const struct log_field *f = NULL;
+    int best = 0;
+    for (size_t i = 0; i < r->nfields && best < REQUEST_LINE; i++) {
+        const struct log_field *c = engine_field(&r->fields[i]);
+        int rank = request_rank(c, q);
+        if (rank > best) {
+            best = rank;
+            f = c;
         }
     }
-    return NULL;
+    if (best == REQUEST_LINE)
+        return f;
+    if (best != 3 && !(f != NULL && f->kind == K_URL && f->v.n == 0))
+        return NULL; /* none, a URL of "-", or not a request line */
+    q->method = q->protocol = span_of(f->v.p, f->v.p);
+    q->target = f->v;
+    return f;
 }
 
 int log_value_part(struct log_values *v, const struct log_session_record *r, int part,
@@ -101,14 +105,13 @@ int log_value_part(struct log_values *v, const struct log_session_record *r, int
         return log_value_text(v, r, own, p, n);
     struct worker *w = values_worker(v, r);
     const struct log_ctx *ctx = w->ctx;
-    struct span target, rest;
-    const struct log_field *f = record_url(r, &target, &rest);
+    struct request_parts rq;
+    const struct log_field *f = record_url(r, &rq);
     if (f == NULL)
         return 0;
+    const struct span target = rq.target;
     if (part == LOG_PART_METHOD || part == LOG_PART_PROTOCOL) {
-        struct span t = part == LOG_PART_METHOD
-                            ? span_of(f->v.p, target.p > f->v.p ? target.p - 1 : f->v.p)
-                            : span_of(rest.p + (rest.n > 0), rest.p + rest.n);
+        struct span t = part == LOG_PART_METHOD ? rq.method : rq.protocol;
         if (t.n == 0)
             return 0;
         return give(decode_bytes(w, field_text(w, f, t), &ctx->keep_all, 0), p, n);

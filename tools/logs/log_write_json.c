@@ -267,8 +267,9 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
 {
     const char *open_quote = a->request.p - 1;
     const int plain = w->json_plain && log_find_byte(s, open_quote, '"') == NULL;
-    struct span method, target;
-    int ok = split_request(a->request, &method, &target);
+    struct request_parts rq;
+    int ok = request_split(a->request, &rq);
+    struct span target = rq.target;
     /* "remote ident user [time]": tokens ended by single spaces */
     const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
     const char *space = log_find_byte(ident, user_end, ' ');
@@ -292,7 +293,7 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
     o = iso_len > 0 ? CAT(o + iso_len, "\"") : CAT(o - 1, "null");
     o = CAT(o, ",\"method\":");
     if (ok) {
-        o = json_opt_at(w, o, method, 1, plain);
+        o = json_opt_at(w, o, rq.method, 1, plain);
         size_t origin = origin_length(target);
         if (origin > 0) {
             o = CAT(o, ",\"origin\":");
@@ -303,14 +304,11 @@ static void json_access(struct worker *w, const char *s, const struct access *a)
         w->out->len = (size_t)(o - w->out->data);
         put_json_url(w, target, 1);
         o = w->out->data + w->out->len;
-        const char *after = target.p + target.n, *request_end = a->request.p + a->request.n;
         o = CAT(o, ",\"protocol\":");
-        o = after < request_end ? json_opt_at(w, o, span_of(after + 1, request_end), 1, plain)
-                                : CAT(o, "null");
-    } else {
-        o = CAT(o, "null,\"path\":");
+        o = rq.protocol.n > 0 ? json_opt_at(w, o, rq.protocol, 1, plain) : CAT(o, "null");
+    } else { /* not a request line: its text, no path (log_record_walk.h) */
+        o = CAT(o, "null,\"path\":null,\"query\":[],\"protocol\":null,\"request\":");
         o = json_opt_at(w, o, a->request, 1, plain);
-        o = CAT(o, ",\"query\":[],\"protocol\":null");
     }
     o = CAT(o, ",\"status\":");
     o = json_number_at(w, o, a->status, plain);

@@ -10,14 +10,17 @@
 #include "log_formats.h"
 #include "log_record_out.h"
 #include "log_safe.h"
+#include "log_unescape.h"
 #include "log_writer.h"
 
 static void line_access(struct worker *w, const char *s, size_t n, const struct access *a)
 {
     const struct log_config *cfg = &w->ctx->cfg;
-    struct span method, target;
+    struct request_parts rq;
     const char *done = s;
-    if (split_request(a->request, &method, &target)) {
+    w->text_esc = LOG_ESC_BACKSLASH; /* combined and common: Apache's and nginx's */
+    if (request_split(a->request, &rq)) {
+        const struct span target = rq.target;
         put_undecoded(w, done, (size_t)(target.p - done));
         put_url_line(w, target);
         done = target.p + target.n;
@@ -36,6 +39,7 @@ static void line_w3c(struct worker *w, const char *s, size_t n, const struct spa
 {
     const struct log_config *cfg = &w->ctx->cfg;
     const char *done = s;
+    w->text_esc = LOG_ESC_NONE; /* a '\\' in a W3C URL is the client's */
     for (int i = 0; i < l->count; i++) {
         int kind = i == l->stem ? 1 : i == l->query ? 2 : (cfg->referer && i == l->referer) ? 3 : 0;
         if (kind == 0 || span_is(f[i], "-"))
@@ -65,7 +69,7 @@ static void line_url(struct worker *w, const struct log_field *f, struct span t,
 {
     const struct log_config *cfg = &w->ctx->cfg;
     size_t origin = kind == K_URL || kind == K_REFERER ? origin_length(t) : 0;
-    if (f->quote == FQ_JSON) {
+    if (f->esc == LOG_ESC_JSON) {
         put_raw(w, t.p, origin); /* ASCII of a URL's origin: as written */
         t = field_text(w, f, span_of(t.p + origin, t.p + t.n));
         struct span path = t, query = span_of(t.p, t.p);
@@ -94,8 +98,14 @@ static void line_url(struct worker *w, const struct log_field *f, struct span t,
     }
     put_undecoded(w, t.p, origin);
     t = span_of(t.p + origin, t.p + t.n);
-    if (f->layers > 0)
+    /* The backslash escapes of Apache and nginx are line output's own: kept
+     * as written. Other conventions (HAProxy's #XX) are undone first, and
+     * what they stood for is escaped as line output escapes it. */
+    w->text_esc = f->esc;
+    if (f->layers > 0 || !log_escaping_kept_in_line((enum log_escaping)f->esc)) {
         t = field_text(w, f, t);
+        w->text_esc = LOG_ESC_NONE;
+    }
     if (kind == K_PATH) {
         put_decoded(w, t.p, t.n, path_keep(w), path_flags(w), 0);
     } else if (kind == K_QUERY) {
@@ -115,14 +125,15 @@ static void line_url(struct worker *w, const struct log_field *f, struct span t,
 /* The part of a field that line output decodes, if any. */
 static int decoded_part(const struct worker *w, const struct log_field *f, struct span *t)
 {
-    struct span method;
+    struct request_parts parts;
     *t = f->v;
     if (f->v.n == 0 || span_is(f->v, "-"))
         return 0;
     switch (f->kind) {
     case K_REQUEST:
-        return split_request(f->v, &method, t);
-    case K_URL:
+        return request_split_esc(f->v, f->esc, &parts) && (*t = parts.target, 1);
+    case K_URL: /* not one that is no target (Squid's "error:..."): path null */
+        return request_target_form(f->v, f->esc);
     case K_PATH:
     case K_QUERY:
         return 1;
@@ -196,6 +207,7 @@ static void line_w3c_write(struct worker *w, const char *s, size_t n, const stru
 
 static void line_field(struct worker *w, const char *s, size_t n, struct span u)
 {
+    w->text_esc = LOG_ESC_BACKSLASH; /* a log of any server: the usual escapes */
     put_undecoded(w, s, (size_t)(u.p - s));
     size_t start = w->out->len;
     put_url_line(w, u);
