@@ -101,6 +101,12 @@ def test_request():
     o = objects("own method", [], (line + "\n").encode())
     check("own method and protocol kept", o and o[0].get("method") == "mine" and
           o[0].get("protocol") == "p" and o[0].get("path") == "/a", short(o))
+    # a request nginx refused for its tabs: request_uri "", the request's
+    # blanks JSON-escaped tabs
+    line = '{"request":"GET\\t/_00322_/t%41b\\tHTTP/1.1","request_uri":"","status":400}'
+    o = objects("tab request", [], (line + "\n").encode())
+    check("a request with tabs, request_uri empty: its parts", o and o[0].get("method") == "GET" and
+          o[0].get("path") == "/_00322_/tAb" and o[0].get("protocol") == "HTTP/1.1", short(o))
     # nothing but empty ones: parsed (as before), an empty target
     line = '{"request":"","request_uri":"","status":400}'
     o = objects("all empty", [], (line + "\n").encode())
@@ -190,7 +196,34 @@ def test_line():
     check("--raw: the undecoded text as it is", out == bad_utf8 + b"\n", short(out))
 
 
-GROUPS = {"request": test_request, "dash": test_dash, "values": test_values, "line": test_line}
+NGINX_JSON = ("log_format j escape=json '{\"remote_addr\":\"$remote_addr\",\"request\":\"$request\","
+              "\"status\":$status,\"http_referer\":\"$http_referer\","
+              "\"http_user_agent\":\"$http_user_agent\"}';")
+
+
+def test_log_format():
+    """The same log read with nginx's own escape=json format (--log-format):
+    "-" is data, line output is JSON."""
+    line = ('{"remote_addr":"192.0.2.1","request":"GET /a%20b?q=%C3%A9 HTTP/1.1","status":200,'
+            '"http_referer":"-","http_user_agent":"x\x7f \u0080 \udcff y"}')
+    data = line.encode("utf-8", "surrogateescape").replace(b"\xed\xb3\xbf", b"\xff")
+    o = objects("--log-format escape=json", ["--log-format", NGINX_JSON], data + b"\n")
+    check("--log-format escape=json: parsed, \"-\" is text", o and o[0].get("path") == "/a b" and
+          o[0].get("query") == [["q", "é"]] and o[0].get("referer") == "-", short(o))
+    out = run_ok("--log-format escape=json, line output", ["--log-format", NGINX_JSON],
+                 data + b"\n").stdout
+    try:
+        got = json.loads(out.decode("utf-8"))
+    except ValueError:
+        got = None
+    check("--log-format escape=json, line output: JSON, no raw DEL or C1", got is not None and
+          got.get("http_user_agent") == "x\x7f \x80 \ufffd y" and
+          got.get("request") == "GET /a b?q=é HTTP/1.1" and b"\x7f" not in out and
+          b"\xc2\x80" not in out, short(out))
+
+
+GROUPS = {"request": test_request, "dash": test_dash, "values": test_values, "line": test_line,
+          "log-format": test_log_format}
 
 
 def set_pct(path):

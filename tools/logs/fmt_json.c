@@ -382,8 +382,10 @@ int json_line_parse(const char *s, size_t n, struct log_record *r, const char *k
     }
     if (url == NULL || url->quote != FQ_JSON)
         return 0;
-    /* "GET /x HTTP/1.1" (nginx $request) or a target alone */
-    url->kind = memchr(url->v.p, ' ', url->v.n) != NULL ? K_REQUEST : K_URL;
+    /* "GET /x HTTP/1.1" (nginx $request, whose blanks may be tabs: "\t") or
+     * a target alone */
+    url->kind = span_is(url->name, "request") || memchr(url->v.p, ' ', url->v.n) != NULL ? K_REQUEST
+                                                                                         : K_URL;
     struct log_field *referer = find_field(r, "http_referer");
     if (referer != NULL && referer->quote == FQ_JSON)
         referer->kind = K_REFERER;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "log_format_registry.h"
 #include "log_util.h"
 
 /* What a field holds: how it is decoded and written. */
@@ -74,10 +75,11 @@ static inline int record_add(struct log_record *r, const char *name, struct span
     return 1;
 }
 /* 1 if t (f's text, or a part of it) is a log's "-": no value. In a JSON
- * line the string "-" is data; its null is a "-" that is not a string. */
+ * string (a JSON line's, or a JSON-shaped format's: nginx escape=json) "-"
+ * is data; a JSON line's null is a "-" that is not a string. */
 static inline int field_dash(const struct log_field *f, struct span t)
 {
-    return t.n == 1 && t.p[0] == '-' && f->quote != FQ_JSON;
+    return t.n == 1 && t.p[0] == '-' && f->quote != FQ_JSON && f->esc != LOG_ESC_JSON;
 }
 
 /* The first field named name, or NULL. */

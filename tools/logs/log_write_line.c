@@ -167,8 +167,11 @@ static void line_record(struct worker *w, const char *s, size_t n, const struct 
 {
     int spaced = w->spaced;
     w->spaced = !w->ctx->cfg.raw_spaces; /* decoded spaces keep fields apart */
+    /* JSON lines, or a JSON-shaped --log-format (nginx escape=json): JSON */
+    const int json = r->format == LF_JSON ||
+                     log_formats_escaping(w->ctx->cfg.formats, r->format) == LOG_ESC_JSON;
     void (*undecoded)(struct worker *, const char *, size_t) =
-        r->format == LF_JSON ? put_json_undecoded : put_undecoded;
+        json ? put_json_undecoded : put_undecoded;
     const char *done = s;
     for (int i = 0; i < r->n; i++) {
         const struct log_field *f = &r->f[i];
