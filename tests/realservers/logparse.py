@@ -229,9 +229,18 @@ def decode_target(target):
 _Q = {"nginx": rb'"([^"]*)"', "apache": rb'"((?:[^"\\]|\\.)*)"'}
 
 
+_HAPROXY_CAPTURES = re.compile(rb" \{([^}]*)\} \"")
+
+
 def headers(line, spec):
     """(referer, user agent) as the server wrote them (escaped), or None
     where the format has none the harness reads."""
+    if spec.shape == "haproxy_httplog":
+        # `capture request header Referer`, then User-Agent: {ref|ua}
+        m = _HAPROXY_CAPTURES.search(line)
+        if not m or m.group(1).count(b"|") != 1:
+            return None
+        return tuple(m.group(1).split(b"|"))
     if spec.shape == "json":
         try:
             obj = json.loads(line.decode("utf-8", "surrogateescape"))

@@ -24,7 +24,8 @@ class LogSpec:
         # haproxy's tcplog has no request: no paths, truncated, targets checks
         self.has_request = shape != "haproxy_tcplog"
         # Referer and User-Agent: where the harness reads them (logparse.headers)
-        self.headers = shape in ("clf", "varnish_custom", "json") and esc in ("nginx", "apache", "json")
+        self.headers = (shape in ("clf", "varnish_custom", "json") and esc in ("nginx", "apache", "json")
+                        or shape == "haproxy_httplog")
 
 
 def _lf(s):
