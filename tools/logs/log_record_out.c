@@ -17,7 +17,8 @@
 static void write_record(struct worker *w, const char *s, size_t n, struct log_record *r,
                          int set_from)
 {
-    log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format), set_from);
+    if (set_from < r->n) /* a combined line without trailing fields: all set */
+        log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format), set_from);
     /* Room for what the writers write before they reserve more (keys,
      * separators); the values reserve their own as they go, so a long line
      * costs a few times its fields, not 24 times the line. */
