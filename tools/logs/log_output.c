@@ -136,6 +136,9 @@ static const char *squid_cut_at(struct worker *w, const char *s, const char *e,
     const struct log_config *cfg = &w->ctx->cfg;
     if (*fmt == LF_AUTO && record_parse_cut(LF_SQUID, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
         *fmt = LF_SQUID;
+    else if (*fmt == LF_AUTO &&
+             record_parse_cut(LF_SQUID_COMBINED, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
+        *fmt = LF_SQUID_COMBINED; /* Squid's combined, not Apache's */
     else if (record_parse_cut(*fmt == LF_AUTO ? -1 : *fmt, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
         *fmt = (enum log_format_id)r.format;
     else
