@@ -102,6 +102,8 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
         parse_access(s, n, &a, 1, NULL) && (fmt != LF_COMBINED || a.has_ra) &&
         ((fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
           record_parse(LF_HAPROXY_CLF, s, n, &r, cfg)) ||
+         (fmt == LF_AUTO && access_may_be_squid(s, n, &a) &&
+          record_parse(LF_SQUID_COMBINED, s, n, &r, cfg)) ||
          record_from_access(s, n, &a, fmt == LF_COMMON, &r))) {
         write_record(w, s, n, &r, access_fields(&r));
         return 1;
