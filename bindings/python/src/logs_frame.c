@@ -1,0 +1,667 @@
+/* logs_frame.c - pct.logs.read_frame's C part: the rows `pct logs --tsv
+ * --fields ...` writes, made by the log engine in-process (its TSV writer,
+ * so each value is the command's by construction) and read back into
+ * columns as they come: text as str (None for null), times as int64
+ * nanoseconds UTC, integers as int64, booleans as bytes, each with a null
+ * mask; pct/logs.py makes them pandas columns without a copy.
+ *
+ * The run goes on a thread of its own (the engine's workers decode and
+ * write rows in parallel); the output callback, called one chunk of whole
+ * rows at a time in input order, takes the GIL once per chunk. The calling
+ * thread waits without the GIL and still sees Ctrl-C (the run is then
+ * interrupted at a line's end). Column 0 of the rows is always `format`
+ * (to tell unparsed lines and W3C directives from records), and with
+ * unparsed="column" the last is `line`. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log_session.h"
+#include "logs_records.h"
+
+/* The kinds of column (pct/logs.py: _FRAME_KINDS). */
+enum frame_kind {
+    FK_TEXT,
+    FK_TIME,
+    FK_INT,
+    FK_BOOL
+};
+
+/* Values repeat (a format, a method, a client, an agent): one str each,
+ * per column, from a small direct-mapped cache of ASCII strs (compared
+ * with the str's own bytes); a column whose values rarely repeat (paths)
+ * stops using it. */
+#define CACHE_SLOTS 4096
+#define CACHE_TEXT 512    /* longer values are not looked up */
+#define CACHE_PROBE 16384 /* lookups before a column's hit rate is judged */
+
+struct cache_slot {
+    uint64_t hash;
+    PyObject *str; /* compact ASCII; borrowed: the column holds it (a miss
+                      then overwrites a slot without touching the cold str) */
+};
+
+struct column {
+    int kind;
+    PyObject **items;         /* FK_TEXT */
+    char *values;             /* int64 (FK_TIME, FK_INT) or uint8 (FK_BOOL) */
+    unsigned char *mask;      /* 1: null */
+    struct cache_slot *cache; /* FK_TEXT, NULL once it does not pay */
+    uint64_t lookups, hits;
+};
+
+struct frame {
+    int ncols;           /* the caller's columns */
+    int cells;           /* cells in a row: format, the columns, (line) */
+    int unparsed_column; /* unparsed lines are rows, their line in `unparsed` */
+    struct column *cols; /* ncols, then (unparsed_column) the unparsed one */
+    size_t rows, cap;
+    uint64_t unparsed, directives;
+    char *carry; /* a row not ended yet in the last chunk (a long line) */
+    size_t carry_len, carry_cap;
+    char *scratch; /* a cell unescaped */
+    size_t scratch_cap;
+    const char **cell; /* the cells of the row at hand */
+    size_t *cell_len;
+    PyObject *exc[3]; /* the first exception of the callback or file.read */
+    int failed;
+};
+
+static void column_free(struct column *c, size_t rows)
+{
+    if (c->items != NULL)
+        for (size_t i = 0; i < rows; i++)
+            Py_XDECREF(c->items[i]);
+    free(c->items);
+    free(c->values);
+    free(c->mask);
+    free(c->cache);
+}
+
+/* Frees what f holds (not f). */
+static void frame_free(struct frame *f)
+{
+    if (f->cols != NULL)
+        for (int i = 0; i < f->ncols + f->unparsed_column; i++)
+            column_free(&f->cols[i], f->rows);
+    free(f->cols);
+    free(f->carry);
+    free(f->scratch);
+    free(f->cell);
+    free(f->cell_len);
+    for (int i = 0; i < 3; i++)
+        Py_CLEAR(f->exc[i]);
+}
+
+static size_t value_size(int kind)
+{
+    return kind == FK_BOOL ? 1 : 8;
+}
+
+/* Room for one more row in every column; -1 out of memory. */
+static int frame_grow(struct frame *f)
+{
+    if (f->rows < f->cap)
+        return 0;
+    size_t cap = f->cap > 0 ? f->cap * 2 : 4096;
+    for (int i = 0; i < f->ncols + f->unparsed_column; i++) {
+        struct column *c = &f->cols[i];
+        if (c->kind == FK_TEXT) {
+            PyObject **p = realloc(c->items, cap * sizeof *p);
+            if (p == NULL)
+                return -1;
+            c->items = p;
+        } else {
+            char *v = realloc(c->values, cap * value_size(c->kind));
+            if (v == NULL)
+                return -1;
+            c->values = v;
+            unsigned char *m = realloc(c->mask, cap);
+            if (m == NULL)
+                return -1;
+            c->mask = m;
+        }
+    }
+    f->cap = cap;
+    return 0;
+}
+
+static int is_null(const char *p, size_t n)
+{
+    return n == 2 && p[0] == '\\' && p[1] == 'N';
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* A TSV cell's value: \\ \t \n \r \xHH undone (the writer's escapes,
+ * log_tsv.c). -1 out of memory. */
+static int unescape(struct frame *f, const char **p, size_t *n)
+{
+    if (f->scratch_cap < *n) {
+        size_t cap = *n < 4096 ? 4096 : *n;
+        char *s = realloc(f->scratch, cap);
+        if (s == NULL)
+            return -1;
+        f->scratch = s;
+        f->scratch_cap = cap;
+    }
+    const char *s = *p;
+    size_t len = *n, o = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (c == '\\' && i + 1 < len) {
+            char e = s[i + 1];
+            int hi, lo;
+            if (e == '\\' || e == 't' || e == 'n' || e == 'r') {
+                c = e == '\\' ? '\\' : e == 't' ? '\t' : e == 'n' ? '\n' : '\r';
+                i++;
+            } else if (e == 'x' && i + 3 < len && (hi = hex_digit(s[i + 2])) >= 0 &&
+                       (lo = hex_digit(s[i + 3])) >= 0) {
+                c = (char)(hi << 4 | lo);
+                i += 3;
+            }
+        }
+        f->scratch[o++] = c;
+    }
+    *p = f->scratch;
+    *n = o;
+    return 0;
+}
+
+/* A new str of UTF-8 p[0..n) (the writer repairs UTF-8: surrogateescape
+ * only in case). */
+static PyObject *new_str(const char *p, size_t n)
+{
+    unsigned char high = 0;
+    for (size_t i = 0; i < n; i++)
+        high |= (unsigned char)p[i];
+    if (high < 0x80) {
+        PyObject *s = PyUnicode_New((Py_ssize_t)n, 127);
+        if (s != NULL)
+            memcpy(PyUnicode_DATA(s), p, n);
+        return s;
+    }
+    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "surrogateescape");
+}
+
+/* A hash of p[0..n), 8 bytes at a time (the last 8 overlapping), mixed
+ * at the end as MurmurHash3's fmix64. */
+static uint64_t text_hash(const char *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u ^ n, w = 0;
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15u;
+        h = h << 27 | h >> 37;
+    }
+    if (n >= 8) {
+        memcpy(&w, p + n - 8, 8);
+    } else {
+        w = 0;
+        for (size_t k = 0; k < n; k++)
+            w |= (uint64_t)(unsigned char)p[k] << (8 * k);
+    }
+    h = (h ^ w) * 0x9E3779B97F4A7C15u;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDu;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53u;
+    return h ^ (h >> 33);
+}
+
+/* The str of a text cell, from the column's cache when it holds it. */
+static PyObject *text_value(struct frame *f, struct column *c, const char *p, size_t n)
+{
+    if (memchr(p, '\\', n) != NULL && unescape(f, &p, &n) != 0)
+        return PyErr_NoMemory();
+    if (c->cache == NULL || n > CACHE_TEXT)
+        return new_str(p, n);
+    const uint64_t h = text_hash(p, n);
+    struct cache_slot *e = &c->cache[h & (CACHE_SLOTS - 1)];
+    c->lookups++;
+    if (e->str != NULL && e->hash == h && (size_t)PyUnicode_GET_LENGTH(e->str) == n &&
+        memcmp(PyUnicode_DATA(e->str), p, n) == 0) {
+        c->hits++;
+        return Py_NewRef(e->str);
+    }
+    PyObject *s = new_str(p, n);
+    if (s == NULL)
+        return NULL;
+    if (PyUnicode_IS_COMPACT_ASCII(s)) {
+        e->str = s;
+        e->hash = h;
+    }
+    if (c->lookups == CACHE_PROBE && c->hits < CACHE_PROBE / 8) {
+        free(c->cache);
+        c->cache = NULL;
+    }
+    return s;
+}
+
+/* A decimal integer that fits int64, as log_value_int reads one. */
+static int parse_int(const char *p, size_t n, int64_t *out)
+{
+    size_t i = n > 0 && p[0] == '-';
+    if (i == n)
+        return 0;
+    uint64_t x = 0, limit = i ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+        unsigned d = (unsigned)(p[i] - '0');
+        if (x > (limit - d) / 10)
+            return 0;
+        x = x * 10 + d;
+    }
+    *out = p[0] == '-' ? (x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x) : (int64_t)x;
+    return 1;
+}
+
+/* Stores cell p[0..n) as row f->rows of column c. GIL held. */
+static int put_cell(struct frame *f, struct column *c, const char *p, size_t n)
+{
+    const size_t row = f->rows;
+    const int null = is_null(p, n);
+    if (c->kind == FK_TEXT) {
+        PyObject *v = null ? Py_NewRef(Py_None) : text_value(f, c, p, n);
+        if (v == NULL)
+            return -1;
+        c->items[row] = v;
+        return 0;
+    }
+    int ok = 0;
+    if (c->kind == FK_BOOL) {
+        int t = n == 4 && memcmp(p, "true", 4) == 0;
+        ok = !null && (t || (n == 5 && memcmp(p, "false", 5) == 0));
+        c->values[row] = (char)(ok && t);
+    } else {
+        int64_t v = 0;
+        ok = !null && (c->kind == FK_INT ? parse_int(p, n, &v) : log_value_iso_ns(p, n, &v));
+        if (!ok)
+            v = c->kind == FK_TIME ? INT64_MIN : 0; /* NaT */
+        memcpy(c->values + row * 8, &v, 8);
+    }
+    c->mask[row] = (unsigned char)!ok;
+    return 0;
+}
+
+static int same(const char *p, size_t n, const char *word)
+{
+    return n == strlen(word) && memcmp(p, word, n) == 0;
+}
+
+/* One row (no newline). GIL held. */
+static int frame_row(struct frame *f, const char *p, size_t n)
+{
+    const char *end = p + n;
+    int k = 0;
+    while (k < f->cells) {
+        const char *tab = memchr(p, '\t', (size_t)(end - p));
+        f->cell[k] = p;
+        f->cell_len[k++] = (size_t)((tab != NULL ? tab : end) - p);
+        if (tab == NULL)
+            break;
+        p = tab + 1;
+    }
+    if (k != f->cells || f->cell[k - 1] + f->cell_len[k - 1] != end) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "pct.logs.read_frame: a row of the log engine without %d cells", f->cells);
+        return -1;
+    }
+    const int directive = same(f->cell[0], f->cell_len[0], "directive");
+    const int unparsed = same(f->cell[0], f->cell_len[0], "unparsed");
+    if (directive) {
+        f->directives++;
+        return 0;
+    }
+    if (unparsed)
+        f->unparsed++;
+    if (unparsed && !f->unparsed_column)
+        return 0;
+    if (frame_grow(f) != 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int i = 0;
+    for (; i < f->ncols; i++)
+        if (put_cell(f, &f->cols[i], f->cell[i + 1], f->cell_len[i + 1]) != 0)
+            break;
+    if (i == f->ncols && f->unparsed_column) {
+        struct column *c = &f->cols[f->ncols];
+        if (!unparsed)
+            c->items[f->rows] = Py_NewRef(Py_None);
+        else if (put_cell(f, c, f->cell[f->cells - 1], f->cell_len[f->cells - 1]) != 0)
+            i = -1;
+    }
+    if (i != f->ncols) {
+        /* the row's cells made so far are dropped (every column has rows
+         * items), and the caches that may name them (the run stops) */
+        for (int k = 0; k < f->ncols + f->unparsed_column; k++) {
+            if (f->cols[k].kind == FK_TEXT && k < (i < 0 ? f->ncols : i))
+                Py_CLEAR(f->cols[k].items[f->rows]);
+            free(f->cols[k].cache);
+            f->cols[k].cache = NULL;
+        }
+        return -1;
+    }
+    f->rows++;
+    return 0;
+}
+
+static int carry_add(struct frame *f, const char *p, size_t n)
+{
+    if (f->carry_cap - f->carry_len < n) {
+        size_t cap = f->carry_cap > 0 ? f->carry_cap : 1 << 16;
+        while (cap - f->carry_len < n)
+            cap *= 2;
+        char *c = realloc(f->carry, cap);
+        if (c == NULL)
+            return -1;
+        f->carry = c;
+        f->carry_cap = cap;
+    }
+    memcpy(f->carry + f->carry_len, p, n);
+    f->carry_len += n;
+    return 0;
+}
+
+/* The output callback: whole rows (a row longer than a chunk may come in
+ * pieces, kept in carry until its newline). */
+static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
+{
+    (void)lines;
+    struct frame *f = ctx;
+    const char *end = p + n;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int rc = 0;
+    if (f->carry_len > 0) {
+        const char *nl = memchr(p, '\n', n);
+        if (carry_add(f, p, nl != NULL ? (size_t)(nl - p) : n) != 0) {
+            PyErr_NoMemory();
+            rc = -1;
+        } else if (nl != NULL) {
+            rc = frame_row(f, f->carry, f->carry_len);
+            f->carry_len = 0;
+        }
+        p = nl != NULL ? nl + 1 : end;
+    }
+    while (rc == 0 && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL) {
+            if (carry_add(f, p, (size_t)(end - p)) != 0) {
+                PyErr_NoMemory();
+                rc = -1;
+            }
+            break;
+        }
+        rc = frame_row(f, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    if (rc != 0) {
+        if (f->exc[0] == NULL)
+            PyErr_Fetch(&f->exc[0], &f->exc[1], &f->exc[2]);
+        else
+            PyErr_Clear();
+        f->failed = 1;
+    }
+    PyGILState_Release(g);
+    return rc != 0 ? 2 : 0;
+}
+
+/* ------------------------------------------------------------- the run */
+
+struct run {
+    struct log_session *s;
+    PyObject *file; /* fed from, when not NULL */
+    struct frame *f;
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;
+    int done, result;
+};
+
+static void *run_main(void *arg)
+{
+    struct run *r = arg;
+    int result =
+        r->file != NULL ? logs_feed_file(r->s, r->file, NULL, r->f->exc) : log_session_run(r->s);
+    pthread_mutex_lock(&r->lock);
+    r->result = result;
+    r->done = 1;
+    pthread_cond_broadcast(&r->done_cond);
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+/* Waits for the run without the GIL; on a signal whose handler raises
+ * (Ctrl-C), interrupts the run, joins it and returns -1. */
+static int run_wait(struct run *r, pthread_t thread)
+{
+    int raised = 0;
+    for (;;) {
+        int done;
+        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->lock);
+        if (!r->done) {
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_nsec += 100 * 1000 * 1000;
+            if (t.tv_nsec >= 1000000000) {
+                t.tv_sec++;
+                t.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&r->done_cond, &r->lock, &t);
+        }
+        done = r->done;
+        pthread_mutex_unlock(&r->lock);
+        Py_END_ALLOW_THREADS if (done) break;
+        if (!raised && PyErr_CheckSignals() != 0) {
+            raised = 1;
+            log_session_interrupt(r->s, 2);
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS pthread_join(thread, NULL);
+    Py_END_ALLOW_THREADS return raised ? -1 : 0;
+}
+
+#define FRAME_CAPSULE "pct._pct.frame"
+
+static void frame_capsule_free(PyObject *capsule)
+{
+    struct frame *f = PyCapsule_GetPointer(capsule, FRAME_CAPSULE);
+    if (f != NULL) {
+        frame_free(f);
+        free(f);
+    }
+}
+
+/* logs_frame(options, fields, kinds, unparsed_column, path=None, fd=-1,
+ * name=b"-", file=None) -> (frame, rows, unparsed, directives, returncode,
+ * message): the rows of `pct logs --tsv --fields FIELDS` read into
+ * columns, held by frame (a capsule) for frame_column. fields: format
+ * first, then one per kind, then line when unparsed_column. */
+static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    (void)self;
+    static char *kwlist[] = {"options", "fields", "kinds", "unparsed_column", "path", "fd",
+                             "name",    "file",   NULL};
+    PyObject *opts, *kinds, *path = NULL, *file = NULL;
+    const char *fields, *name = "-";
+    int unparsed_column = 0, fd = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OsO!p|O&iyO", kwlist, &opts, &fields,
+                                     &PyTuple_Type, &kinds, &unparsed_column, PyUnicode_FSConverter,
+                                     &path, &fd, &name, &file))
+        return NULL;
+    PyObject *out = NULL;
+    struct logs_messages msgs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+    struct run r = {0};
+    struct frame *f = calloc(1, sizeof *f);
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.done_cond, NULL);
+    if (f == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    r.f = f;
+    f->ncols = (int)PyTuple_GET_SIZE(kinds);
+    f->unparsed_column = unparsed_column;
+    f->cells = 1 + f->ncols + unparsed_column;
+    f->cols = calloc((size_t)(f->ncols + 1), sizeof *f->cols);
+    f->cell = calloc((size_t)f->cells, sizeof *f->cell);
+    f->cell_len = calloc((size_t)f->cells, sizeof *f->cell_len);
+    if (f->cols == NULL || f->cell == NULL || f->cell_len == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < f->ncols + unparsed_column; i++) {
+        long kind = FK_TEXT;
+        if (i < f->ncols) {
+            kind = PyLong_AsLong(PyTuple_GET_ITEM(kinds, i));
+            if (kind == -1 && PyErr_Occurred())
+                goto done;
+            if (kind < FK_TEXT || kind > FK_BOOL) {
+                PyErr_Format(PyExc_ValueError, "unknown column kind %ld", kind);
+                goto done;
+            }
+        }
+        f->cols[i].kind = (int)kind;
+        if (kind == FK_TEXT && i < f->ncols &&
+            (f->cols[i].cache = calloc(CACHE_SLOTS, sizeof *f->cols[i].cache)) == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    r.s = logs_session_from(opts, 0, fields);
+    if (r.s == NULL)
+        goto done;
+    log_session_messages(r.s, logs_on_message, &msgs);
+    log_session_output_callback(r.s, on_rows, f);
+    int rc = 0;
+    if (file != NULL && file != Py_None)
+        r.file = file;
+    else if (path != NULL)
+        rc = log_session_add_file(r.s, PyBytes_AS_STRING(path));
+    else if (fd >= 0)
+        rc = log_session_add_fd(r.s, fd, name);
+    else
+        rc = log_session_add_file(r.s, "-");
+    if (rc != 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    pthread_t thread;
+    rc = pthread_create(&thread, NULL, run_main, &r);
+    if (rc != 0) {
+        errno = rc;
+        PyErr_SetFromErrno(PyExc_OSError);
+        goto done;
+    }
+    if (run_wait(&r, thread) != 0)
+        goto done; /* KeyboardInterrupt, or what the handler raised */
+    if (f->exc[0] != NULL) {
+        PyErr_Restore(f->exc[0], f->exc[1], f->exc[2]);
+        f->exc[0] = f->exc[1] = f->exc[2] = NULL;
+        goto done;
+    }
+    for (int i = 0; i < f->ncols; i++) { /* not needed any more */
+        free(f->cols[i].cache);
+        f->cols[i].cache = NULL;
+    }
+    PyObject *m = logs_message_text(&msgs, log_session_error(r.s), r.result);
+    PyObject *capsule = m != NULL ? PyCapsule_New(f, FRAME_CAPSULE, frame_capsule_free) : NULL;
+    if (capsule != NULL) {
+        size_t rows = f->rows;
+        f = NULL; /* the capsule's */
+        out = Py_BuildValue("(NKKKiN)", capsule, (unsigned long long)rows,
+                            (unsigned long long)r.f->unparsed, (unsigned long long)r.f->directives,
+                            logs_exit_status(r.result), m);
+    } else {
+        Py_XDECREF(m);
+    }
+done:
+    log_session_free(r.s);
+    if (f != NULL) {
+        frame_free(f);
+        free(f);
+    }
+    free(msgs.text);
+    pthread_mutex_destroy(&r.lock);
+    pthread_cond_destroy(&r.done_cond);
+    Py_XDECREF(path);
+    return out;
+}
+
+/* frame_column(frame, i, address=0): column i of a frame. Text: its strs
+ * moved into the object array at address (an ndarray of dtype object and
+ * as many items as rows, C-contiguous, made by the caller, whose items are
+ * replaced), once; returns None. Other kinds: (values, mask) as
+ * bytearrays (int64 or uint8 values; mask 1: null). */
+static PyObject *frame_column(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *capsule;
+    int i;
+    unsigned long long address = 0;
+    if (!PyArg_ParseTuple(args, "Oi|K", &capsule, &i, &address))
+        return NULL;
+    struct frame *f = PyCapsule_GetPointer(capsule, FRAME_CAPSULE);
+    if (f == NULL)
+        return NULL;
+    if (i < 0 || i >= f->ncols + f->unparsed_column) {
+        PyErr_SetString(PyExc_IndexError, "no such column");
+        return NULL;
+    }
+    struct column *c = &f->cols[i];
+    const size_t rows = f->rows;
+    if (c->kind == FK_TEXT) {
+        if (address == 0 || (c->items == NULL && rows > 0)) {
+            PyErr_SetString(PyExc_ValueError, "a text column is moved once, to an array");
+            return NULL;
+        }
+        PyObject **to = (PyObject **)(uintptr_t)address;
+        for (size_t k = 0; k < rows; k++) {
+            PyObject *old = to[k];
+            to[k] = c->items[k]; /* the reference moves */
+            Py_XDECREF(old);
+        }
+        free(c->items);
+        c->items = NULL;
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue(
+        "(NN)",
+        PyByteArray_FromStringAndSize(c->values != NULL ? c->values : "",
+                                      (Py_ssize_t)(rows * value_size(c->kind))),
+        PyByteArray_FromStringAndSize(c->mask != NULL ? (char *)c->mask : "", (Py_ssize_t)rows));
+}
+
+static PyMethodDef frame_methods[] = {
+    {"logs_frame", (PyCFunction)(void (*)(void))logs_frame, METH_VARARGS | METH_KEYWORDS,
+     "logs_frame(options, fields, kinds, unparsed_column, path=None, fd=-1, name=b'-',\n"
+     "file=None) -> (frame, rows, unparsed, directives, returncode, message): the rows\n"
+     "of `pct logs --tsv --fields format,FIELDS[,line]` as columns, run in-process."},
+    {"frame_column", frame_column, METH_VARARGS,
+     "frame_column(frame, i, address=0): column i of logs_frame's frame: text moved\n"
+     "into the object ndarray at address, others as (values, mask) bytearrays."},
+    {NULL, NULL, 0, NULL},
+};
+
+int pct_logs_frame_init(PyObject *m)
+{
+    return PyModule_AddFunctions(m, frame_methods);
+}
