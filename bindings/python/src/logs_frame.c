@@ -13,7 +13,7 @@
  * (to tell unparsed lines and W3C directives from records), and with
  * unparsed="column" the last is `line`. */
 #define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include <Python.h> /* defines _GNU_SOURCE: memrchr */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -22,6 +22,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "log_session.h"
 #include "logs_records.h"
@@ -70,7 +73,8 @@ struct frame {
     size_t scratch_cap;
     const char **cell; /* the cells of the row at hand */
     size_t *cell_len;
-    PyObject *exc[3]; /* the first exception of the callback or file.read */
+    unsigned char *cell_special; /* 1: holds a '\\' or a byte >= 0x80 */
+    PyObject *exc[3];            /* the first exception of the callback or file.read */
     int failed;
 };
 
@@ -96,6 +100,7 @@ static void frame_free(struct frame *f)
     free(f->scratch);
     free(f->cell);
     free(f->cell_len);
+    free(f->cell_special);
     for (int i = 0; i < 3; i++)
         Py_CLEAR(f->exc[i]);
 }
@@ -184,19 +189,24 @@ static int unescape(struct frame *f, const char **p, size_t *n)
     return 0;
 }
 
-/* A new str of UTF-8 p[0..n) (the writer repairs UTF-8: surrogateescape
- * only in case). */
+/* A new str of ASCII p[0..n). */
+static PyObject *ascii_str(const char *p, size_t n)
+{
+    PyObject *s = PyUnicode_New((Py_ssize_t)n, 127);
+    if (s != NULL)
+        memcpy(PyUnicode_DATA(s), p, n);
+    return s;
+}
+
+/* A new str of UTF-8 p[0..n) (the writer repairs UTF-8, except in an
+ * absolute URL's origin: surrogateescape keeps such bytes). */
 static PyObject *new_str(const char *p, size_t n)
 {
     unsigned char high = 0;
     for (size_t i = 0; i < n; i++)
         high |= (unsigned char)p[i];
-    if (high < 0x80) {
-        PyObject *s = PyUnicode_New((Py_ssize_t)n, 127);
-        if (s != NULL)
-            memcpy(PyUnicode_DATA(s), p, n);
-        return s;
-    }
+    if (high < 0x80)
+        return ascii_str(p, n);
     return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "surrogateescape");
 }
 
@@ -227,12 +237,12 @@ static uint64_t text_hash(const char *p, size_t n)
 }
 
 /* The str of a text cell, from the column's cache when it holds it. */
-static PyObject *text_value(struct frame *f, struct column *c, const char *p, size_t n)
+static PyObject *text_value(struct frame *f, struct column *c, const char *p, size_t n, int special)
 {
-    if (memchr(p, '\\', n) != NULL && unescape(f, &p, &n) != 0)
+    if (special && memchr(p, '\\', n) != NULL && unescape(f, &p, &n) != 0)
         return PyErr_NoMemory();
     if (c->cache == NULL || n > CACHE_TEXT)
-        return new_str(p, n);
+        return special ? new_str(p, n) : ascii_str(p, n);
     const uint64_t h = text_hash(p, n);
     struct cache_slot *e = &c->cache[h & (CACHE_SLOTS - 1)];
     c->lookups++;
@@ -241,7 +251,7 @@ static PyObject *text_value(struct frame *f, struct column *c, const char *p, si
         c->hits++;
         return Py_NewRef(e->str);
     }
-    PyObject *s = new_str(p, n);
+    PyObject *s = special ? new_str(p, n) : ascii_str(p, n);
     if (s == NULL)
         return NULL;
     if (PyUnicode_IS_COMPACT_ASCII(s)) {
@@ -275,12 +285,14 @@ static int parse_int(const char *p, size_t n, int64_t *out)
 }
 
 /* Stores cell p[0..n) as row f->rows of column c. GIL held. */
-static int put_cell(struct frame *f, struct column *c, const char *p, size_t n)
+static int put_cell(struct frame *f, struct column *c, int k)
 {
+    const char *p = f->cell[k];
+    const size_t n = f->cell_len[k];
     const size_t row = f->rows;
     const int null = is_null(p, n);
     if (c->kind == FK_TEXT) {
-        PyObject *v = null ? Py_NewRef(Py_None) : text_value(f, c, p, n);
+        PyObject *v = null ? Py_NewRef(Py_None) : text_value(f, c, p, n, f->cell_special[k]);
         if (v == NULL)
             return -1;
         c->items[row] = v;
@@ -307,22 +319,13 @@ static int same(const char *p, size_t n, const char *word)
     return n == strlen(word) && memcmp(p, word, n) == 0;
 }
 
-/* One row (no newline). GIL held. */
-static int frame_row(struct frame *f, const char *p, size_t n)
+/* The row whose cells (count of them) are in f->cell. GIL held. */
+static int frame_row(struct frame *f, int count)
 {
-    const char *end = p + n;
-    int k = 0;
-    while (k < f->cells) {
-        const char *tab = memchr(p, '\t', (size_t)(end - p));
-        f->cell[k] = p;
-        f->cell_len[k++] = (size_t)((tab != NULL ? tab : end) - p);
-        if (tab == NULL)
-            break;
-        p = tab + 1;
-    }
-    if (k != f->cells || f->cell[k - 1] + f->cell_len[k - 1] != end) {
+    if (count != f->cells) {
         PyErr_Format(PyExc_RuntimeError,
-                     "pct.logs.read_frame: a row of the log engine without %d cells", f->cells);
+                     "pct.logs.read_frame: a row of the log engine of %d cells, not %d", count,
+                     f->cells);
         return -1;
     }
     const int directive = same(f->cell[0], f->cell_len[0], "directive");
@@ -341,13 +344,13 @@ static int frame_row(struct frame *f, const char *p, size_t n)
     }
     int i = 0;
     for (; i < f->ncols; i++)
-        if (put_cell(f, &f->cols[i], f->cell[i + 1], f->cell_len[i + 1]) != 0)
+        if (put_cell(f, &f->cols[i], i + 1) != 0)
             break;
     if (i == f->ncols && f->unparsed_column) {
         struct column *c = &f->cols[f->ncols];
         if (!unparsed)
             c->items[f->rows] = Py_NewRef(Py_None);
-        else if (put_cell(f, c, f->cell[f->cells - 1], f->cell_len[f->cells - 1]) != 0)
+        else if (put_cell(f, c, f->cells - 1) != 0)
             i = -1;
     }
     if (i != f->ncols) {
@@ -382,6 +385,72 @@ static int carry_add(struct frame *f, const char *p, size_t n)
     return 0;
 }
 
+/* Bit i of *sep: byte i of p[0..n) (n <= 64) is a tab or a newline; of
+ * *special: a backslash or a byte >= 0x80. */
+static void byte_masks(const char *p, size_t n, uint64_t *sep, uint64_t *special)
+{
+    uint64_t s = 0, x = 0;
+#if defined(__SSE2__)
+    if (n == 64) {
+        const __m128i tab = _mm_set1_epi8('\t'), nl = _mm_set1_epi8('\n');
+        const __m128i bs = _mm_set1_epi8('\\');
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+            uint64_t a = (uint32_t)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)));
+            uint64_t b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, bs)));
+            s |= a << (16 * k);
+            x |= b << (16 * k);
+        }
+        *sep = s;
+        *special = x;
+        return;
+    }
+#endif
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        s |= (uint64_t)(c == '\t' || c == '\n') << i;
+        x |= (uint64_t)(c == '\\' || c >= 0x80) << i;
+    }
+    *sep = s;
+    *special = x;
+}
+
+/* The rows of p[0..n), which ends with a newline: split in one pass, 64
+ * bytes at a time (a cell is known to be plain ASCII without escapes on
+ * the way). GIL held. */
+static int frame_rows(struct frame *f, const char *p, size_t n)
+{
+    size_t start = 0; /* of the cell at hand */
+    int k = 0, special = 0;
+    for (size_t base = 0; base < n; base += 64) {
+        uint64_t sep, spec, seen = 0;
+        byte_masks(p + base, n - base < 64 ? n - base : 64, &sep, &spec);
+        for (; sep != 0; sep &= sep - 1) {
+            const int b = __builtin_ctzll(sep);
+            const uint64_t upto = b == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b + 1)) - 1;
+            const size_t at = base + (size_t)b;
+            special |= (spec & upto & ~seen) != 0;
+            seen = upto;
+            if (k < f->cells) {
+                f->cell[k] = p + start;
+                f->cell_len[k] = at - start;
+                f->cell_special[k] = (unsigned char)special;
+            }
+            k++;
+            special = 0;
+            start = at + 1;
+            if (p[at] == '\n') {
+                if (frame_row(f, k) != 0)
+                    return -1;
+                k = 0;
+            }
+        }
+        special |= (spec & ~seen) != 0;
+    }
+    return 0;
+}
+
 /* The output callback: whole rows (a row longer than a chunk may come in
  * pieces, kept in carry until its newline). */
 static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
@@ -393,26 +462,24 @@ static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
     int rc = 0;
     if (f->carry_len > 0) {
         const char *nl = memchr(p, '\n', n);
-        if (carry_add(f, p, nl != NULL ? (size_t)(nl - p) : n) != 0) {
+        const size_t k = nl != NULL ? (size_t)(nl + 1 - p) : n;
+        if (carry_add(f, p, k) != 0) {
             PyErr_NoMemory();
             rc = -1;
         } else if (nl != NULL) {
-            rc = frame_row(f, f->carry, f->carry_len);
+            rc = frame_rows(f, f->carry, f->carry_len);
             f->carry_len = 0;
         }
-        p = nl != NULL ? nl + 1 : end;
+        p += k;
     }
-    while (rc == 0 && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL) {
-            if (carry_add(f, p, (size_t)(end - p)) != 0) {
-                PyErr_NoMemory();
-                rc = -1;
-            }
-            break;
-        }
-        rc = frame_row(f, p, (size_t)(nl - p));
-        p = nl + 1;
+    const char *last = p < end ? memrchr(p, '\n', (size_t)(end - p)) : NULL;
+    if (rc == 0 && last != NULL) {
+        rc = frame_rows(f, p, (size_t)(last + 1 - p));
+        p = last + 1;
+    }
+    if (rc == 0 && p < end && carry_add(f, p, (size_t)(end - p)) != 0) {
+        PyErr_NoMemory();
+        rc = -1;
     }
     if (rc != 0) {
         if (f->exc[0] == NULL)
@@ -524,7 +591,8 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
     f->cols = calloc((size_t)(f->ncols + 1), sizeof *f->cols);
     f->cell = calloc((size_t)f->cells, sizeof *f->cell);
     f->cell_len = calloc((size_t)f->cells, sizeof *f->cell_len);
-    if (f->cols == NULL || f->cell == NULL || f->cell_len == NULL) {
+    f->cell_special = calloc((size_t)f->cells, 1);
+    if (f->cols == NULL || f->cell == NULL || f->cell_len == NULL || f->cell_special == NULL) {
         PyErr_NoMemory();
         goto done;
     }

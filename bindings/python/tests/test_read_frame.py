@@ -398,3 +398,34 @@ def test_signal_while_reading(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=60)
     assert r.stdout.strip() == b"interrupted", r.stderr
+
+
+def test_long_lines(tmp_path):
+    """A line longer than the engine's max line (4 MiB): an unparsed line,
+    whole in the "unparsed" column as in the CLI's line column (its rows
+    come in pieces), and the lines around it as they are."""
+    good = b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a%20b HTTP/1.1" 200 5 "-" "ua"\n'
+    p = tmp_path / "long.log"
+    p.write_bytes(good + b"x\t\\y\xe9" * (1 << 20) + b"\n" + good)
+    fields = ["path", "status"]
+    for unparsed in ("count", "column"):
+        df = pct.logs.read_frame(str(p), fields, unparsed=unparsed)
+        assert_frame_is_cli(df, str(p), fields, unparsed, [], unparsed)
+        assert df["path"].tolist() == (["/a b", "/a b"] if unparsed == "count" else ["/a b", None, "/a b"])
+    assert len(df["unparsed"][1]) == 5 << 20
+
+
+def test_independent_parser(tmp_path):
+    """bench.py's pure-Python parser (a regex, urllib.parse.unquote, pandas'
+    own conversions) builds the same frame from a combined log."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "pct_bench", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench.py"))
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    p = tmp_path / "combined.log"
+    p.write_bytes(bench.combined_log(20000, seed=7))
+    ours, theirs = pct.logs.read_frame(str(p)), bench.python_frame(str(p))
+    assert ours.attrs["unparsed"] == theirs.attrs["unparsed"] > 50
+    pd.testing.assert_frame_equal(ours, theirs, check_like=False)
