@@ -109,7 +109,8 @@ USER_SET = bytes((0x5A * (i + 1) + 0x33) & 0xFF for i in range(32))
 # aliases in id order, "field" (taken modulo the count: logs_fuzz.c's order;
 # `pct logs --list-formats` lists both).
 LOG_FORMATS = ["auto", "combined", "common", "w3c", "cloudfront", "vhost_combined",
-               "xff_combined", "envoy", "haproxy", "alb", "elb", "squid", "traefik", "json",
+               "xff_combined", "envoy", "haproxy", "haproxy_clf", "haproxy_tcp", "haproxy_https",
+               "alb", "elb", "squid", "traefik", "json",
                "nginx", "clf", "iis", "vhost", "xff", "caddy", "field"]
 LINE, JSON, TSV, CSV = range(4)
 RAW, HEADER = 4, 8
@@ -155,6 +156,19 @@ HAPROXY = (b'Mar 14 06:00:04 lb1 haproxy[14389]: 192.0.2.44:33317 [14/Mar/2026:0
            b'"GET /a%20b?c=%C3%A9 HTTP/1.1"\n'
            b'192.0.2.45:33318 [14/Mar/2026:06:00:05.001] http-in~ app/srv2 0/0/1/2/3 302 120 - - --NI '
            b'2/2/0/0/0 0/0 "GET /x%2Fy%7E HTTP/1.1"')
+HAPROXY_CLF = (b'Nov 27 19:15:32 localhost haproxy[17172]: 127.0.0.1 - - [27/Nov/2026:19:15:32 +0000] '
+               b'"GET /a%20b?q=#22x HTTP/1.1" 200 74 "" "" 39610 487 "fe" "be" "s1" 0 0 0 0 0 ---- '
+               b'1 1 0 0 0 0 0 "" "" "http://r.example/a%20b" "-" \n'
+               b'127.0.0.1 - - [27/Nov/2026:19:15:32 +0000] "<BADREQ>" 400 0 "" "" 39576 486 "fe" "fe" '
+               b'"<NOSRV>" -1 -1 -1 -1 0 CR-- 2 2 0 0 0 0 0 "" "" ')
+HAPROXY_TCP = (b'<134>1 2026-11-27T12:28:20.123Z lb1 haproxy 123 - - [2001:db8::1]:4567 '
+               b'[27/Nov/2026:12:28:20.123] fe be/srv 1/2/+3 100 -- 1/1/1/1/0 0/0\n'
+               b'2001:db8::1:4567 [27/Nov/2026:12:28:20.123] fe be/<NOSRV> -1/-1/0 0 CR 1/1/0/0/0 0/0')
+HAPROXY_HTTPS = (b'<134>Nov 27 12:28:20 haproxy[1]: 192.0.2.1:4567 [27/Nov/2026:12:28:20.123] fe~ be/s '
+                 b'0/0/1/2/3 200 5 - - ---- 1/1/1/1/0 0/0 {a#7Cb|#22q#22} {x} "GET /%E2%82%AC HTTP/2.0" '
+                 b'0/0/0/0/0 www.example.com/TLSv1.3/TLS_AES_256_GCM_SHA384\n'
+                 b'192.0.2.2:1 [27/Nov/2026:12:28:20.124] fe be/s 0/0/1/2/3 200 5 - - ---- 1/1/1/1/0 0/0 '
+                 b'{' + b'x' * 300 + b'|y')
 ALB = (b'https 2026-03-14T06:00:05.186641Z app/my-lb/50dc6c495c0c9188 192.0.2.55:2817 10.0.0.1:80 '
        b'0.000 0.001 0.000 200 200 34 366 "GET https://www.example.com:443/p%20q?r=%C3%A9 HTTP/1.1" '
        b'"curl/8.5.0" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:tg "Root=1-5833" "www.example.com" '
@@ -183,7 +197,8 @@ MIXED = COMBINED + b"\n" + W3C + b"\n" + JSONL + b"\n" + SQUID
 
 LOG_SAMPLES = {
     "combined": COMBINED, "common": COMMON, "w3c": W3C, "cloudfront": CLOUDFRONT,
-    "vhost_combined": VHOST, "xff_combined": XFF, "envoy": ENVOY, "haproxy": HAPROXY, "alb": ALB,
+    "vhost_combined": VHOST, "xff_combined": XFF, "envoy": ENVOY, "haproxy": HAPROXY,
+    "haproxy_clf": HAPROXY_CLF, "haproxy_tcp": HAPROXY_TCP, "haproxy_https": HAPROXY_HTTPS, "alb": ALB,
     "elb": ELB, "squid": SQUID, "traefik": TRAEFIK, "json": JSONL, "field": FIELD, "auto": MIXED,
 }
 WRITERS = [("line", LINE), ("json", JSON), ("tsv", TSV | HEADER), ("csv", CSV | HEADER),
@@ -205,7 +220,7 @@ def log_seeds():
             b3 = (i + j) % 16 | ((i * 3 + j) % 16) << 4
             seeds.append(("%s-%s" % (fmt, wname),
                           log_header(fmt, writer, b2=(i + j) % 8, b3=b3, b4=(j * 5) % 16,
-                                     seed=i * 16 + j, b6=(i + 2 * j) % 8 << 4 | j) + text))
+                                     seed=(i * 16 + j) % 256, b6=(i + 2 * j) % 8 << 4 | j) + text))
     seeds += [
         ("auto-decode-slash-percent-u", log_header("auto", LINE | DECODE_SLASH | Q_PLAIN,
                                                    PERCENT_U | REFERER | RAW_SPACES) + MIXED),
@@ -243,6 +258,11 @@ def log_seeds():
             ("apache", b'%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" %D',
              b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /%E2%82%AC HTTP/1.1" 200 5 "-" 12\n'),
             ("nginx-uri", b'$uri|$args|$request_uri|$path|$path', b'/a%20b|x=1|/a%20b?x=1|/p|/q\n'),
+            ("haproxy", b'%ci:%cp [%tr] %ft %b/%s %ST %B %hr %hs %{+Q}r %[ssl_fc_sni] %zz %HM %{+Q}HP %HQ',
+             b'Nov 27 12:28:20 lb haproxy[1]: ::1:80 [27/Nov/2026:12:28:20.123] fe be/s 200 +5 {a|b} '
+             b'"GET /#22x%20y HTTP/1.1" www.example.com z GET "/p" ?q=1\n'
+             b'<134>1 2026-11-27T12:28:20Z lb haproxy 1 - - 10.0.0.1:1 [27/Nov/2026:12:28:20.123] fe '
+             b'be/s 400 0 "<BADREQ>"\n'),
             ("bad", b'$', b'x\n')]:
         for wname, writer in WRITERS[:4]:
             seeds.append(("log-format-%s-%s" % (name, wname),

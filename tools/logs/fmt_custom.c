@@ -83,6 +83,24 @@ static const char *apache_string(const char *p, char *out, size_t cap)
     return *p == '\0' ? NULL : "text after LogFormat's format string and nickname";
 }
 
+/* The format string of HAProxy's "log-format \"...\"" (its backslashes
+ * kept: the HAProxy syntax reads \" and "\ " as haproxy.cfg does), or of
+ * "log-format %ci\ ..." unquoted. */
+static const char *haproxy_string(const char *p, char *out, size_t cap)
+{
+    p = skip_space(p);
+    const char *s = p + (*p == '"'), *q = s;
+    while (*q != '\0' && (*p == '"' ? *q != '"' : !isspace((unsigned char)*q)))
+        q += q[0] == '\\' && q[1] != '\0' ? 2 : 1;
+    if (*p == '"' && *q != '"')
+        return "log-format's format string has no closing quote";
+    if ((size_t)(q - s) + 1 > cap)
+        return "the format is too long";
+    memcpy(out, s, (size_t)(q - s));
+    out[q - s] = '\0';
+    return *skip_space(q + (*p == '"')) == '\0' ? NULL : "text after log-format's format string";
+}
+
 /* 1 if text is '{' ... '}' (spaces around). */
 static int json_shaped(const char *text)
 {
@@ -97,7 +115,13 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
     const char *p = skip_space(text), *error;
     enum template_syntax syntax;
     enum log_escaping escaping;
-    if (starts_word(p, "LogFormat")) {
+    if (starts_word(p, "log-format")) {
+        if ((error = haproxy_string(p + strlen("log-format"), unwrapped, CUSTOM_TEXT_MAX)) != NULL)
+            return error;
+        text = unwrapped;
+        syntax = SYNTAX_HAPROXY;
+        escaping = LOG_ESC_HAPROXY;
+    } else if (starts_word(p, "LogFormat")) {
         if ((error = apache_string(p + strlen("LogFormat"), unwrapped, CUSTOM_TEXT_MAX)) != NULL)
             return error;
         text = unwrapped;
@@ -140,7 +164,9 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
          * too, so either reads right. */
         if (!option && syntax == SYNTAX_NGINX && json_shaped(text))
             escaping = LOG_ESC_JSON;
-        if (syntax != SYNTAX_NGINX)
+        if (syntax == SYNTAX_HAPROXY)
+            escaping = LOG_ESC_HAPROXY;
+        else if (syntax != SYNTAX_NGINX)
             escaping = LOG_ESC_BACKSLASH;
     }
     if ((error = template_compile(t, text, syntax)) != NULL)

@@ -1,9 +1,11 @@
 /* fmt_custom.h - the --log-format string as a server's configuration
  * writes it, compiled: an nginx log_format string or whole directive
- * ("log_format main escape=json '{...}' '...';"), or an Apache LogFormat
- * string or directive ("LogFormat \"%h ...\" combined"). The template
- * inherits its server's escaping convention: nginx's escape= parameter
- * (default \xHH, json, none), Apache's backslash escapes. */
+ * ("log_format main escape=json '{...}' '...';"), an Apache LogFormat
+ * string or directive ("LogFormat \"%h ...\" combined"), or a HAProxy
+ * log-format string or directive ("log-format \"%ci:%cp [%tr] ...\"",
+ * fmt_haproxy.c). The template inherits its server's escaping convention:
+ * nginx's escape= parameter (default \xHH, json, none), Apache's backslash
+ * escapes, HAProxy's #XX. */
 #ifndef PCT_TOOLS_FMT_CUSTOM_H
 #define PCT_TOOLS_FMT_CUSTOM_H
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fmt_haproxy.h"
 #include "fmt_template.h"
 #include "log_scan.h"
 
@@ -77,6 +78,8 @@ static const char *const kind_letters = "tnTrupqRl"; /* ${name:k}: enum field_ki
 
 enum template_syntax template_guess_syntax(const char *text)
 {
+    if (haproxy_is_format(text))
+        return SYNTAX_HAPROXY;
     for (const char *p = strchr(text, '$'); p != NULL; p = strchr(p + 1, '$'))
         if (isalpha((unsigned char)p[1]) || p[1] == '_' || p[1] == '{')
             return SYNTAX_NGINX;
@@ -84,7 +87,7 @@ enum template_syntax template_guess_syntax(const char *text)
 }
 
 /* Appends c to the literal of the current item. */
-static const char *lit_add(struct log_template *t, char c)
+const char *template_add_literal(struct log_template *t, char c)
 {
     struct template_item *it = &t->item[t->count];
     size_t n = strlen(it->lit);
@@ -96,7 +99,7 @@ static const char *lit_add(struct log_template *t, char c)
 }
 
 /* Ends the current item with a field; the next item starts empty. */
-static const char *field_add(struct log_template *t, const char *name, size_t name_n, int kind)
+const char *template_add_field(struct log_template *t, const char *name, size_t name_n, int kind)
 {
     struct template_item *it = &t->item[t->count];
     if (t->count > 0 && it->lit[0] == '\0') {
@@ -144,7 +147,7 @@ static const char *compile_nginx(struct log_template *t, const char *p)
     const char *error = NULL;
     while (*p && error == NULL) {
         if (*p != '$') {
-            error = lit_add(t, *p++);
+            error = template_add_literal(t, *p++);
             continue;
         }
         p++;
@@ -166,9 +169,9 @@ static const char *compile_nginx(struct log_template *t, const char *p)
         const struct known_field *k =
             find_known(nginx_fields, sizeof nginx_fields / sizeof *nginx_fields, name, n, 0);
         if (k != NULL && kind < 0)
-            error = field_add(t, k->name, strlen(k->name), k->kind);
+            error = template_add_field(t, k->name, strlen(k->name), k->kind);
         else
-            error = field_add(t, name, n, kind < 0 ? K_TEXT : kind);
+            error = template_add_field(t, name, n, kind < 0 ? K_TEXT : kind);
     }
     return error;
 }
@@ -181,7 +184,7 @@ static const char *header_field(struct log_template *t, const char *h, size_t n,
     memcpy(name, prefix, len);
     for (size_t i = 0; i < n && len + 1 < sizeof name; i++)
         name[len++] = h[i] == '-' ? '_' : (char)tolower((unsigned char)h[i]);
-    return field_add(t, name, len, K_TEXT);
+    return template_add_field(t, name, len, K_TEXT);
 }
 
 /* Apache: %X, %>X, %{arg}X (modifiers such as %400,501{...}i skipped). */
@@ -190,17 +193,17 @@ static const char *compile_apache(struct log_template *t, const char *p)
     const char *error = NULL;
     while (*p && error == NULL) {
         if (*p == '\\' && (p[1] == '"' || p[1] == 't' || p[1] == 'n')) { /* as in httpd.conf */
-            error = lit_add(t, p[1] == 't' ? '\t' : p[1] == 'n' ? '\n' : '"');
+            error = template_add_literal(t, p[1] == 't' ? '\t' : p[1] == 'n' ? '\n' : '"');
             p += 2;
             continue;
         }
         if (*p != '%') {
-            error = lit_add(t, *p++);
+            error = template_add_literal(t, *p++);
             continue;
         }
         p++;
         if (*p == '%') {
-            error = lit_add(t, *p++);
+            error = template_add_literal(t, *p++);
             continue;
         }
         while (*p == '<' || *p == '>' || *p == '!' || *p == ',' || isdigit((unsigned char)*p))
@@ -222,20 +225,20 @@ static const char *compile_apache(struct log_template *t, const char *p)
         p++;
         const struct known_field *k;
         if (d == 't' && arg == NULL) { /* [10/Oct/2000:13:55:36 -0700] */
-            if ((error = lit_add(t, '[')) == NULL &&
-                (error = field_add(t, "time", 4, K_TIME)) == NULL)
-                error = lit_add(t, ']');
+            if ((error = template_add_literal(t, '[')) == NULL &&
+                (error = template_add_field(t, "time", 4, K_TIME)) == NULL)
+                error = template_add_literal(t, ']');
         } else if (d == 't') {
-            error = field_add(t, "time", 4, K_TIME);
+            error = template_add_field(t, "time", 4, K_TIME);
         } else if (d == 'i' && arg != NULL &&
                    (k = find_known(apache_headers, sizeof apache_headers / sizeof *apache_headers,
                                    arg, arg_n, 1)) != NULL) {
-            error = field_add(t, k->name, strlen(k->name), k->kind);
+            error = template_add_field(t, k->name, strlen(k->name), k->kind);
         } else if (arg != NULL && strchr("ioCen", d) != NULL) { /* headers, cookies, notes */
             error = header_field(t, arg, arg_n, d == 'o' ? "resp_" : d == 'C' ? "cookie_" : "");
         } else if ((k = find_known(apache_fields, sizeof apache_fields / sizeof *apache_fields, &d,
                                    1, 0)) != NULL) {
-            error = field_add(t, k->name, strlen(k->name), k->kind);
+            error = template_add_field(t, k->name, strlen(k->name), k->kind);
         } else {
             return "unknown Apache directive";
         }
@@ -246,7 +249,9 @@ static const char *compile_apache(struct log_template *t, const char *p)
 const char *template_compile(struct log_template *t, const char *text, enum template_syntax syntax)
 {
     memset(t, 0, sizeof *t);
-    const char *error = syntax == SYNTAX_NGINX ? compile_nginx(t, text) : compile_apache(t, text);
+    const char *error = syntax == SYNTAX_NGINX     ? compile_nginx(t, text)
+                        : syntax == SYNTAX_HAPROXY ? haproxy_compile(t, text)
+                                                   : compile_apache(t, text);
     if (error != NULL)
         return error;
     if (t->count == 0)
@@ -261,6 +266,8 @@ const char *template_compile(struct log_template *t, const char *text, enum temp
         int quoted = n > 0 && it->lit[n - 1] == '"';
         it->quote = quoted ? FQ_QUOTED : FQ_BARE;
         it->may_be_empty = (unsigned char)(quoted || it->kind == K_QUERY || it->kind == K_LIST);
+        it->lit_n = (unsigned char)n;
+        it->name_n = (unsigned char)strlen(it->name);
     }
     return NULL;
 }
@@ -363,10 +370,12 @@ static int is_number(struct span v)
     return digits > 0;
 }
 
-static int field_fits(const struct template_item *it, struct span v)
+int template_field_fits(const struct template_item *it, struct span v)
 {
     if (v.n == 0)
         return it->may_be_empty;
+    if ((it->hap & HAP_PLUS) && v.n > 1 && v.p[0] == '+') /* HAProxy's option logasap */
+        v = span_of(v.p + 1, v.p + v.n);
     switch (it->kind) {
     case K_NUMBER:
         return is_number(v);
@@ -447,7 +456,7 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
         if (q == NULL && cut != TEMPLATE_WHOLE && i > 0 && field_cut(it, p, e, cut)) {
             /* The line ends inside this field: what it has, and nothing after. */
             struct span v = span_of(p, e);
-            if (v.n > 0 && !field_fits(it, v))
+            if (v.n > 0 && !template_field_fits(it, v))
                 return 0;
             if (v.n > 0 && record_add(r, it->name, v, it->kind, it->quote))
                 r->f[r->n - 1].layers = it->layers;
@@ -460,7 +469,7 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
         if (it->kind == K_LIST && next[0] == '"' && it->quote == FQ_BARE)
             while (v.n > 0 && v.p[v.n - 1] == ' ') /* captures before a quote */
                 v.n--;
-        if (!field_fits(it, v) || r->n == LOG_RECORD_MAX)
+        if (!template_field_fits(it, v) || r->n == LOG_RECORD_MAX)
             return 0;
         struct log_field *f = &r->f[r->n++];
         f->name = span_of(it->name, it->name + strlen(it->name));
@@ -475,6 +484,15 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
     return template_add_trailing(r, p, e);
 }
 
+/* The line from p on, without a syslog prefix; names: the record's names
+ * before it (a try that fails leaves none). */
+static int match_body(const struct log_template *t, const char *p, const char *e,
+                      struct log_record *r, size_t names, int cut)
+{
+    r->names_len = names;
+    return t->haproxy ? haproxy_match(t, p, e, r, cut) : match_at(t, p, e, r, cut);
+}
+
 int template_match(const struct log_template *t, const char *s, size_t n, struct log_record *r)
 {
     return template_match_cut(t, s, n, r, TEMPLATE_WHOLE);
@@ -484,13 +502,31 @@ int template_match_cut(const struct log_template *t, const char *s, size_t n, st
                        int cut)
 {
     const char *e = s + n;
+    const size_t names = r->names_len;
+    int m;
     r->n = 0;
     r->truncated = 0;
-    if (match_at(t, s, e, r, cut))
-        return 1;
+    if ((m = match_body(t, s, e, r, names, cut)) != 0)
+        return m;
     if (!t->syslog)
         return 0;
-    /* "Feb  6 12:14:14 host prog[pid]: " (or "prog: ") before the line. */
+    /* RFC 5424: "<134>1 2026-11-27T12:28:20.123Z host app 123 - - " */
+    size_t prefix_n, header = syslog_5424_header(s, e, &prefix_n);
+    if (header > 0) {
+        r->n = 0;
+        record_add(r, "syslog", span_of(s, s + prefix_n), K_TEXT, FQ_BARE);
+        return match_body(t, s + header, e, r, names, cut);
+    }
+    /* "<134>" alone (HAProxy's log stdout format short) */
+    size_t pri = syslog_pri_length(s, e);
+    if (pri > 0) {
+        r->n = 0;
+        record_add(r, "syslog", span_of(s, s + pri), K_TEXT, FQ_BARE);
+        if ((m = match_body(t, s + pri, e, r, names, cut)) != 0)
+            return m;
+    }
+    /* RFC 3164 and the like: "Feb  6 12:14:14 host prog[pid]: " (or
+     * "prog: "), "<134>Feb  6 12:14:14 prog[pid]: ", an ISO time first. */
     const char *limit = n > 256 ? s + 256 : e;
     for (const char *c = s; c + 1 < limit; c++) {
         if (c[0] == ':' && c[1] == ' ' && c > s &&
@@ -498,8 +534,8 @@ int template_match_cut(const struct log_template *t, const char *s, size_t n, st
             const char *body = c + 2;
             r->n = 0;
             record_add(r, "syslog", span_of(s, c), K_TEXT, FQ_BARE);
-            if (match_at(t, body, e, r, cut))
-                return 1;
+            if ((m = match_body(t, body, e, r, names, cut)) != 0)
+                return m;
         }
     }
     return 0;

@@ -8,6 +8,9 @@
 
 #define ACCESS_HEAD "$remote_addr ${ident} $remote_user [$time_local] \"$request\" $status "
 #define COMBINED ACCESS_HEAD "$body_bytes_sent \"$http_referer\" \"$http_user_agent\""
+#define HAPROXY_HTTP                                                                               \
+    "%ci:%cp [%tr] %ft %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST %B %CC %CS %tsc %ac/%fc/%bc/%sc/%rc %sq/%bq " \
+    "%hr %hs %{+Q}r"
 
 /* clang-format off */
 static const struct log_format_def registry[LF_COUNT] = {
@@ -24,7 +27,7 @@ static const struct log_format_def registry[LF_COUNT] = {
         "the columns a '#Fields:' header names (c-ip is remote, cs-uri-stem path...)"},
     [LF_CLOUDFRONT] = {"cloudfront", NULL,
         "AWS CloudFront (tab-separated W3C): both encoding layers decoded, once each",
-        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 9, 0, LOG_ESC_PERCENT,
+        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 12, 0, LOG_ESC_PERCENT,
         "${date:T}\t${time:T}\t${edge_location}\t${bytes:n}\t${remote}\t${method}\t${host}\t"
         "${path:p}\t${status:n}\t${referer:R}\t${agent}\t${query:q}\t${cookie}\t"
         "${edge_result_type}\t${edge_request_id}\t${host_header}\t${scheme}\t"
@@ -49,15 +52,32 @@ static const struct log_format_def registry[LF_COUNT] = {
         "${bytes_received:n} ${bytes:n} ${duration:n} ${upstream_service_time:n} "
         "\"${forwarded_for:l}\" \"${agent}\" \"${request_id}\" \"${authority}\" \"${upstream_host}\"",
         NULL},
+    /* HAProxy 2.6's own formats, as its src/log.c spells them, with or
+     * without a syslog prefix (RFC 3164, RFC 5424; none: stdout raw). Their
+     * lines end with their last field (an httpslog line is no httplog line
+     * with trailing fields), and a line cut inside its request is taken by
+     * the first of them: httplog */
     [LF_HAPROXY] = {"haproxy", NULL,
-        "HAProxy HTTP log, with or without a syslog prefix; captured headers",
-        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 6, 1, LOG_ESC_HAPROXY,
-        "${remote} [${time:T}] ${frontend} ${backend} ${timers} ${status:n} ${bytes:n} "
-        "${request_cookie} ${response_cookie} ${termination_state} ${conns} ${queues} "
-        "${captured_headers:l}\"$request\"", NULL},
+        "HAProxy option httplog; captured headers, syslog prefix or none",
+        LOG_PARSER_HAPROXY, LOG_DETECT_LINE, 6, 1, LOG_ESC_HAPROXY,
+        HAPROXY_HTTP, NULL},
+    [LF_HAPROXY_CLF] = {"haproxy_clf", NULL,
+        "HAProxy option httplog clf, syslog prefix or none",
+        LOG_PARSER_HAPROXY, LOG_DETECT_LINE, 9, 1, LOG_ESC_HAPROXY,
+        "%{+Q}o %{-Q}ci - - [%trg] %r %ST %B \"\" \"\" %cp %ms %ft %b %s %TR %Tw %Tc %Tr %Ta "
+        "%tsc %ac %fc %bc %sc %rc %sq %bq %CC %CS %hrl %hsl", NULL},
+    [LF_HAPROXY_TCP] = {"haproxy_tcp", NULL,
+        "HAProxy option tcplog, syslog prefix or none",
+        LOG_PARSER_HAPROXY, LOG_DETECT_LINE, 8, 1, LOG_ESC_HAPROXY,
+        "%ci:%cp [%t] %ft %b/%s %Tw/%Tc/%Tt %B %ts %ac/%fc/%bc/%sc/%rc %sq/%bq", NULL},
+    [LF_HAPROXY_HTTPS] = {"haproxy_https", NULL,
+        "HAProxy option httpslog: httplog and the TLS fields, syslog prefix or none",
+        LOG_PARSER_HAPROXY, LOG_DETECT_LINE, 7, 1, LOG_ESC_HAPROXY,
+        HAPROXY_HTTP " %[fc_err]/%[ssl_fc_err,hex]/%[ssl_c_err]/%[ssl_c_ca_err]/"
+        "%[ssl_fc_is_resumed] %[ssl_fc_sni]/%sslv/%sslc", NULL},
     [LF_ALB] = {"alb", NULL,
         "AWS Application Load Balancer: absolute URLs, path and query decoded",
-        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 7, 0, LOG_ESC_BACKSLASH,
+        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 10, 0, LOG_ESC_BACKSLASH,
         "${type} ${time:T} ${elb} ${remote} ${target} ${request_processing_time:n} "
         "${target_processing_time:n} ${response_processing_time:n} ${status:n} "
         "${target_status_code:n} ${bytes_received:n} ${bytes:n} \"$request\" \"${agent}\" "
@@ -68,7 +88,7 @@ static const struct log_format_def registry[LF_COUNT] = {
         NULL},
     [LF_ELB] = {"elb", NULL,
         "AWS Classic Load Balancer: absolute URLs, path and query decoded",
-        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 8, 0, LOG_ESC_BACKSLASH,
+        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 11, 0, LOG_ESC_BACKSLASH,
         "${time:T} ${elb} ${remote} ${backend} ${request_processing_time:n} "
         "${backend_processing_time:n} ${response_processing_time:n} ${status:n} "
         "${backend_status_code:n} ${bytes_received:n} ${bytes:n} \"$request\" \"${agent}\" "
@@ -76,7 +96,7 @@ static const struct log_format_def registry[LF_COUNT] = {
     [LF_SQUID] = {"squid", NULL,
         "Squid native access log",
         /* last: any ten bare fields could be Squid's */
-        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 11, 0, LOG_ESC_NONE,
+        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 14, 0, LOG_ESC_NONE,
         "${time:T} ${duration:n} ${remote} ${cache_result}/${status:n} ${bytes:n} ${method} "
         "${url:u} ${user} ${hierarchy} ${content_type}", NULL},
     [LF_TRAEFIK] = {"traefik", NULL,
@@ -86,7 +106,7 @@ static const struct log_format_def registry[LF_COUNT] = {
         COMBINED " ${request_count:n} \"${router}\" \"${server_url}\" ${duration}", NULL},
     [LF_JSON] = {"json", "caddy",
         "JSON lines (Caddy, Traefik, nginx escape=json): the URL at --json-key or a usual key",
-        LOG_PARSER_JSON, LOG_DETECT_LINE, 10, 0, LOG_ESC_JSON, NULL,
+        LOG_PARSER_JSON, LOG_DETECT_LINE, 13, 0, LOG_ESC_JSON, NULL,
         "every member, by its dotted key path (request.uri)"},
     [LF_CUSTOM] = {"custom", NULL,
         "--log-format STRING: an nginx log_format or Apache LogFormat string",

@@ -26,6 +26,9 @@ enum log_format_id {
     LF_XFF_COMBINED,
     LF_ENVOY,
     LF_HAPROXY,
+    LF_HAPROXY_CLF,
+    LF_HAPROXY_TCP,
+    LF_HAPROXY_HTTPS,
     LF_ALB,
     LF_ELB,
     LF_SQUID,
@@ -40,6 +43,7 @@ enum log_parser {
     LOG_PARSER_ACCESS,   /* combined/common: fmt_access.c, and the row's template for records */
     LOG_PARSER_W3C,      /* fmt_w3c.c: columns named by '#Fields:' headers */
     LOG_PARSER_TEMPLATE, /* fmt_template.c: the row's template */
+    LOG_PARSER_HAPROXY,  /* fmt_haproxy.c: the row's template is a HAProxy log-format string */
     LOG_PARSER_JSON,     /* fmt_json.c: one JSON object per line */
     LOG_PARSER_CUSTOM    /* fmt_template.c: the --log-format template */
 };

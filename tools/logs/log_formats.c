@@ -33,9 +33,12 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
             goto fail;
         if (d->template_text != NULL) {
             struct log_template *t = &fs->template[id];
-            if (template_compile(t, d->template_text, SYNTAX_NGINX) != NULL)
+            const int haproxy = d->parser == LOG_PARSER_HAPROXY;
+            if (template_compile(t, d->template_text, haproxy ? SYNTAX_HAPROXY : SYNTAX_NGINX) !=
+                NULL)
                 goto fail;
             t->syslog = d->syslog;
+            t->exact = haproxy; /* HAProxy writes nothing after its format */
             t->escaping = (unsigned char)d->escaping;
             if (d->escaping == LOG_ESC_PERCENT) /* one more layer, and tabs between */
                 for (int k = 0; k < t->count; k++) {
@@ -55,9 +58,11 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
         }
     *error = NULL;
     if (custom != NULL) {
-        *error = custom_format_compile(&fs->template[LF_CUSTOM], custom);
+        struct log_template *t = &fs->template[LF_CUSTOM];
+        *error = custom_format_compile(t, custom);
         if (*error != NULL)
             goto fail;
+        t->syslog = t->haproxy; /* HAProxy logs to syslog: its prefix, or none */
         fs->has_template[LF_CUSTOM] = 1;
     }
     for (int id = 0; id < LF_COUNT; id++)

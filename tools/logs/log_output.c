@@ -76,6 +76,9 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
                 put_unparsed(w, s, n);
                 return;
             }
+        } else if (fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
+                   record_process(w, s, n, LF_HAPROXY_CLF)) {
+            /* HAProxy's option httplog clf: "" "" and its own fields after */
         } else if (!a.has_ra && fmt == LF_AUTO && quote_after_bytes(s + n, a.bytes) &&
                    record_process_cut(w, s, n, LF_COMBINED, TEMPLATE_CUT_QUOTED)) {
             /* a combined line cut in its referer or agent, not a common one */

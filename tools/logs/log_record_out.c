@@ -96,7 +96,9 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
      * line output takes). */
     if ((fmt == LF_AUTO || fmt == LF_COMBINED || fmt == LF_COMMON) &&
         parse_access(s, n, &a, 1, NULL) && (fmt != LF_COMBINED || a.has_ra) &&
-        record_from_access(s, n, &a, fmt == LF_COMMON, &r)) {
+        ((fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
+          record_parse(LF_HAPROXY_CLF, s, n, &r, cfg)) ||
+         record_from_access(s, n, &a, fmt == LF_COMMON, &r))) {
         write_record(w, s, n, &r, access_fields(&r));
         return 1;
     }

@@ -36,6 +36,15 @@ int record_process_access(struct worker *w, const char *s, size_t n, const struc
 void record_process_w3c(struct worker *w, const char *s, size_t n, const struct span *f, int count,
                         const struct w3c_layout *l);
 
+/* 1 when a combined line (auto) may be HAProxy's option httplog clf: an
+ * empty referer and agent ("" ""), the agent as parse_access found it
+ * exactly or up to the line's last quote. Its own fields follow: the
+ * haproxy_clf template says. */
+static inline int access_may_be_haproxy_clf(const struct access *a)
+{
+    return a->has_ra && a->referer.n == 0 && (a->agent.n == 0 || a->agent.p[0] == '"');
+}
+
 /* 1 when a combined line has fields after its user agent (JSON: written
  * with them, through the record). */
 int access_has_trailing(const char *s, size_t n, struct span agent);

@@ -31,6 +31,8 @@
  *                     log_write_json.c, log_write_tsv.c, log_write_csv.c
  *                     (rows: log_tsv.c), chosen in log_writers.c
  *   fmt_template.c    formats as templates: nginx and Apache format strings
+ *   fmt_haproxy.c     HAProxy log-format strings as templates (the haproxy
+ *                     rows are HAProxy's own), its lines, syslog headers
  *   fmt_custom.c      --log-format as a configuration writes it (nginx's
  *                     log_format ... escape=, Apache's LogFormat)
  *   log_unescape.c    each format's own escaping (registry row) undone once

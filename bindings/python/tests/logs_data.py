@@ -89,6 +89,13 @@ FORMAT_LINES = {
     "haproxy": 'Mar 14 06:00:04 lb1 haproxy[14389]: 192.0.2.44:33317 [14/Mar/2026:06:00:04.655] http-in '
                'static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 {www.example.com|Mozilla/5.0} '
                '{} "GET {T} HTTP/1.1"',
+    "haproxy_clf": '192.0.2.9 - - [14/Mar/2026:06:00:00 +0000] "GET {T} HTTP/1.1" 200 5 "" "" 4567 123 '
+                   '"fe" "be" "srv" 0 0 1 2 3 ---- 1 1 1 1 0 0 0 "" "" "www.example.com"',
+    "haproxy_tcp": '<134>1 2026-03-14T06:00:00.123Z lb haproxy 12 - - 192.0.2.10:4567 '
+                   '[14/Mar/2026:06:00:00.123] fe be/srv 0/1/2 5 -- 1/1/1/1/0 0/0',
+    "haproxy_https": 'Mar 14 06:00:04 lb1 haproxy[14389]: 192.0.2.11:4567 [14/Mar/2026:06:00:00.123] '
+                     'fe~ be/srv 0/0/1/2/3 200 5 - - ---- 1/1/1/1/0 0/0 {h} "GET {T} HTTP/1.1" '
+                     '0/0/0/0/0 www.example.com/TLSv1.3/TLS_AES_256_GCM_SHA384',
     "alb": 'https 2026-03-14T06:00:05.186641Z app/my-lb/50dc6c495c0c9188 192.0.2.55:2817 10.0.0.1:80 '
            '0.000 0.001 0.000 200 200 34 366 "GET https://www.example.com:443{T} HTTP/1.1" "curl/8.5.0" '
            'ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:1:targetgroup/t/1 '
