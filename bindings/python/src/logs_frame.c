@@ -6,9 +6,10 @@
  * mask; pct/logs.py makes them pandas columns without a copy.
  *
  * The run goes on a thread of its own (the engine's workers decode and
- * write rows in parallel); the output callback, called one chunk of whole
- * rows at a time in input order, takes the GIL once per chunk. The calling
- * thread waits without the GIL and still sees Ctrl-C (the run is then
+ * write rows in parallel); its output callback queues copies of the
+ * chunks of rows, and the calling thread makes them into columns (with the
+ * GIL, released while it waits) as they come, so that the engine goes on
+ * decoding meanwhile. The caller still sees Ctrl-C (the run is then
  * interrupted at a line's end). Column 0 of the rows is always `format`
  * (to tell unparsed lines and W3C directives from records), and with
  * unparsed="column" the last is `line`. */
@@ -74,8 +75,7 @@ struct frame {
     const char **cell; /* the cells of the row at hand */
     size_t *cell_len;
     unsigned char *cell_special; /* 1: holds a '\\' or a byte >= 0x80 */
-    PyObject *exc[3];            /* the first exception of the callback or file.read */
-    int failed;
+    PyObject *exc[3];            /* the first exception of the columns or of file.read */
 };
 
 static void column_free(struct column *c, size_t rows)
@@ -451,57 +451,89 @@ static int frame_rows(struct frame *f, const char *p, size_t n)
     return 0;
 }
 
-/* The output callback: whole rows (a row longer than a chunk may come in
- * pieces, kept in carry until its newline). */
-static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
+/* One chunk of rows as the engine wrote it (a row longer than a chunk may
+ * come in pieces, kept in carry until its newline). GIL held; -1 with an
+ * exception set. */
+static int frame_chunk(struct frame *f, const char *p, size_t n)
 {
-    (void)lines;
-    struct frame *f = ctx;
     const char *end = p + n;
-    PyGILState_STATE g = PyGILState_Ensure();
-    int rc = 0;
     if (f->carry_len > 0) {
         const char *nl = memchr(p, '\n', n);
         const size_t k = nl != NULL ? (size_t)(nl + 1 - p) : n;
         if (carry_add(f, p, k) != 0) {
             PyErr_NoMemory();
-            rc = -1;
-        } else if (nl != NULL) {
-            rc = frame_rows(f, f->carry, f->carry_len);
+            return -1;
+        }
+        if (nl != NULL) {
+            int rc = frame_rows(f, f->carry, f->carry_len);
             f->carry_len = 0;
+            if (rc != 0)
+                return -1;
         }
         p += k;
     }
     const char *last = p < end ? memrchr(p, '\n', (size_t)(end - p)) : NULL;
-    if (rc == 0 && last != NULL) {
-        rc = frame_rows(f, p, (size_t)(last + 1 - p));
+    if (last != NULL) {
+        if (frame_rows(f, p, (size_t)(last + 1 - p)) != 0)
+            return -1;
         p = last + 1;
     }
-    if (rc == 0 && p < end && carry_add(f, p, (size_t)(end - p)) != 0) {
+    if (p < end && carry_add(f, p, (size_t)(end - p)) != 0) {
         PyErr_NoMemory();
-        rc = -1;
+        return -1;
     }
-    if (rc != 0) {
-        if (f->exc[0] == NULL)
-            PyErr_Fetch(&f->exc[0], &f->exc[1], &f->exc[2]);
-        else
-            PyErr_Clear();
-        f->failed = 1;
-    }
-    PyGILState_Release(g);
-    return rc != 0 ? 2 : 0;
+    return 0;
 }
 
 /* ------------------------------------------------------------- the run */
+
+/* The engine's output goes through a queue of QUEUE_CHUNKS copies to the
+ * calling thread, which makes the columns (with the GIL) while the
+ * engine's threads go on decoding: with threads=1 that is two threads at
+ * work. When the caller falls behind, the engine waits (memory stays
+ * bounded). */
+#define QUEUE_CHUNKS 8
+
+struct chunk {
+    char *p;
+    size_t n;
+};
 
 struct run {
     struct log_session *s;
     PyObject *file; /* fed from, when not NULL */
     struct frame *f;
     pthread_mutex_t lock;
-    pthread_cond_t done_cond;
+    pthread_cond_t changed; /* a chunk in, a chunk out, done, stop */
+    struct chunk queue[QUEUE_CHUNKS];
+    size_t head, count;
+    int stop; /* the caller gave up (an error, a signal) */
     int done, result;
 };
+
+/* The output callback, on an engine thread: the chunk copied and queued. */
+static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
+{
+    (void)lines;
+    struct run *r = ctx;
+    char *copy = malloc(n > 0 ? n : 1);
+    if (copy == NULL)
+        return 3;
+    memcpy(copy, p, n);
+    pthread_mutex_lock(&r->lock);
+    while (r->count == QUEUE_CHUNKS && !r->stop)
+        pthread_cond_wait(&r->changed, &r->lock);
+    const int stop = r->stop;
+    if (!stop) {
+        r->queue[(r->head + r->count) % QUEUE_CHUNKS] = (struct chunk){copy, n};
+        r->count++;
+        pthread_cond_broadcast(&r->changed);
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (stop)
+        free(copy);
+    return stop ? 2 : 0;
+}
 
 static void *run_main(void *arg)
 {
@@ -511,20 +543,23 @@ static void *run_main(void *arg)
     pthread_mutex_lock(&r->lock);
     r->result = result;
     r->done = 1;
-    pthread_cond_broadcast(&r->done_cond);
+    pthread_cond_broadcast(&r->changed);
     pthread_mutex_unlock(&r->lock);
     return NULL;
 }
 
-/* Waits for the run without the GIL; on a signal whose handler raises
- * (Ctrl-C), interrupts the run, joins it and returns -1. */
-static int run_wait(struct run *r, pthread_t thread)
+/* Makes the columns of the queued chunks until the run ends, then joins
+ * it. On an error (kept in f->exc) or a signal whose handler raises
+ * (Ctrl-C: the exception set), the run is stopped at a line's end, the
+ * rest dropped, and -1 returned. */
+static int run_consume(struct run *r, pthread_t thread)
 {
-    int raised = 0;
+    int failed = 0;
     for (;;) {
+        struct chunk c = {NULL, 0};
         int done;
         Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->lock);
-        if (!r->done) {
+        if (r->count == 0 && !r->done) {
             struct timespec t;
             clock_gettime(CLOCK_REALTIME, &t);
             t.tv_nsec += 100 * 1000 * 1000;
@@ -532,18 +567,40 @@ static int run_wait(struct run *r, pthread_t thread)
                 t.tv_sec++;
                 t.tv_nsec -= 1000000000;
             }
-            pthread_cond_timedwait(&r->done_cond, &r->lock, &t);
+            pthread_cond_timedwait(&r->changed, &r->lock, &t);
         }
-        done = r->done;
+        if (r->count > 0) {
+            c = r->queue[r->head];
+            r->head = (r->head + 1) % QUEUE_CHUNKS;
+            r->count--;
+            pthread_cond_broadcast(&r->changed);
+        }
+        done = r->done && r->count == 0 && c.p == NULL;
         pthread_mutex_unlock(&r->lock);
         Py_END_ALLOW_THREADS if (done) break;
-        if (!raised && PyErr_CheckSignals() != 0) {
-            raised = 1;
+        if (c.p != NULL && !failed && frame_chunk(r->f, c.p, c.n) != 0) {
+            struct frame *f = r->f;
+            if (f->exc[0] == NULL)
+                PyErr_Fetch(&f->exc[0], &f->exc[1], &f->exc[2]);
+            else
+                PyErr_Clear();
+            failed = 1;
+        }
+        free(c.p);
+        if (!failed && PyErr_CheckSignals() != 0)
+            failed = 2;
+        if (failed) {
+            pthread_mutex_lock(&r->lock);
+            if (!r->stop) {
+                r->stop = 1;
+                pthread_cond_broadcast(&r->changed);
+            }
+            pthread_mutex_unlock(&r->lock);
             log_session_interrupt(r->s, 2);
         }
     }
     Py_BEGIN_ALLOW_THREADS pthread_join(thread, NULL);
-    Py_END_ALLOW_THREADS return raised ? -1 : 0;
+    Py_END_ALLOW_THREADS return failed == 2 ? -1 : 0;
 }
 
 #define FRAME_CAPSULE "pct._pct.frame"
@@ -579,7 +636,7 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
     struct run r = {0};
     struct frame *f = calloc(1, sizeof *f);
     pthread_mutex_init(&r.lock, NULL);
-    pthread_cond_init(&r.done_cond, NULL);
+    pthread_cond_init(&r.changed, NULL);
     if (f == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -618,7 +675,7 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
     if (r.s == NULL)
         goto done;
     log_session_messages(r.s, logs_on_message, &msgs);
-    log_session_output_callback(r.s, on_rows, f);
+    log_session_output_callback(r.s, on_rows, &r);
     int rc = 0;
     if (file != NULL && file != Py_None)
         r.file = file;
@@ -639,7 +696,7 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetFromErrno(PyExc_OSError);
         goto done;
     }
-    if (run_wait(&r, thread) != 0)
+    if (run_consume(&r, thread) != 0)
         goto done; /* KeyboardInterrupt, or what the handler raised */
     if (f->exc[0] != NULL) {
         PyErr_Restore(f->exc[0], f->exc[1], f->exc[2]);
@@ -669,7 +726,7 @@ done:
     }
     free(msgs.text);
     pthread_mutex_destroy(&r.lock);
-    pthread_cond_destroy(&r.done_cond);
+    pthread_cond_destroy(&r.changed);
     Py_XDECREF(path);
     return out;
 }

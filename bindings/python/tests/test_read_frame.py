@@ -429,3 +429,24 @@ def test_independent_parser(tmp_path):
     ours, theirs = pct.logs.read_frame(str(p)), bench.python_frame(str(p))
     assert ours.attrs["unparsed"] == theirs.attrs["unparsed"] > 50
     pd.testing.assert_frame_equal(ours, theirs, check_like=False)
+
+
+def test_signal_while_rows_flow():
+    """Ctrl-C while an endless log flows (the engine blocked on the full
+    queue, the caller making columns): KeyboardInterrupt, the run stopped
+    and joined, nothing left running."""
+    code = ("import io, os, signal, threading, pct.logs\n"
+            "line = b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] \"GET /a%20b HTTP/1.1\" 200 5 \"-\" \"ua\"\\n'\n"
+            "class Endless(io.RawIOBase):\n"
+            "    def readable(self):\n"
+            "        return True\n"
+            "    def read(self, n=-1):\n"
+            "        return line * 4096\n"
+            "threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+            "try:\n"
+            "    pct.logs.read_frame(Endless(), threads=2)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('interrupted', threading.active_count(), len(os.listdir('/proc/self/task')))\n")
+    r = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=120)
+    assert r.stdout.split() == [b"interrupted", b"1", b"1"], (r.stdout, r.stderr)
