@@ -52,11 +52,19 @@ struct cache_slot {
                       then overwrites a slot without touching the cold str) */
 };
 
+/* A column's rows are kept in blocks of BLOCK_ROWS: growing never moves
+ * (nor copies) what is there. */
+#define BLOCK_SHIFT 16
+#define BLOCK_ROWS ((size_t)1 << BLOCK_SHIFT)
+#define BLOCK_OF(row) ((row) >> BLOCK_SHIFT)
+#define IN_BLOCK(row) ((row) & (BLOCK_ROWS - 1))
+
 struct column {
     int kind;
-    PyObject **items;         /* FK_TEXT */
-    char *values;             /* int64 (FK_TIME, FK_INT) or uint8 (FK_BOOL) */
-    unsigned char *mask;      /* 1: null */
+    PyObject ***items;        /* FK_TEXT: blocks of strs (or None) */
+    char **values;            /* blocks of int64 (FK_TIME, FK_INT) or uint8 (FK_BOOL) */
+    unsigned char **mask;     /* blocks of 1: null */
+    size_t nblocks;           /* in the arrays above (allocated or NULL) */
     struct cache_slot *cache; /* FK_TEXT, NULL once it does not pay */
     uint64_t lookups, hits;
 };
@@ -66,7 +74,7 @@ struct frame {
     int cells;           /* cells in a row: format, the columns, (line) */
     int unparsed_column; /* unparsed lines are rows, their line in `unparsed` */
     struct column *cols; /* ncols, then (unparsed_column) the unparsed one */
-    size_t rows, cap;
+    size_t rows, cap;    /* cap: rows in the blocks (BLOCK_ROWS each) */
     uint64_t unparsed, directives;
     char *carry; /* a row not ended yet in the last chunk (a long line) */
     size_t carry_len, carry_cap;
@@ -80,9 +88,17 @@ struct frame {
 
 static void column_free(struct column *c, size_t rows)
 {
-    if (c->items != NULL)
-        for (size_t i = 0; i < rows; i++)
-            Py_XDECREF(c->items[i]);
+    for (size_t b = 0; b < c->nblocks; b++) {
+        if (c->items != NULL && c->items[b] != NULL) {
+            for (size_t i = b * BLOCK_ROWS; i < rows && i < (b + 1) * BLOCK_ROWS; i++)
+                Py_XDECREF(c->items[b][IN_BLOCK(i)]);
+            free(c->items[b]);
+        }
+        if (c->values != NULL)
+            free(c->values[b]);
+        if (c->mask != NULL)
+            free(c->mask[b]);
+    }
     free(c->items);
     free(c->values);
     free(c->mask);
@@ -110,31 +126,42 @@ static size_t value_size(int kind)
     return kind == FK_BOOL ? 1 : 8;
 }
 
-/* Room for one more row in every column; -1 out of memory. */
+/* Room for one more row in every column (a block more when full); -1 out
+ * of memory. */
 static int frame_grow(struct frame *f)
 {
     if (f->rows < f->cap)
         return 0;
-    size_t cap = f->cap > 0 ? f->cap * 2 : 4096;
+    const size_t b = BLOCK_OF(f->cap), blocks = b + 1;
     for (int i = 0; i < f->ncols + f->unparsed_column; i++) {
         struct column *c = &f->cols[i];
         if (c->kind == FK_TEXT) {
-            PyObject **p = realloc(c->items, cap * sizeof *p);
+            PyObject ***p = realloc(c->items, blocks * sizeof *p);
             if (p == NULL)
                 return -1;
             c->items = p;
+            p[b] = NULL;
+            c->nblocks = blocks;
+            if ((p[b] = calloc(BLOCK_ROWS, sizeof **p)) == NULL)
+                return -1;
         } else {
-            char *v = realloc(c->values, cap * value_size(c->kind));
+            char **v = realloc(c->values, blocks * sizeof *v);
             if (v == NULL)
                 return -1;
             c->values = v;
-            unsigned char *m = realloc(c->mask, cap);
+            v[b] = NULL;
+            unsigned char **m = realloc(c->mask, blocks * sizeof *m);
             if (m == NULL)
                 return -1;
             c->mask = m;
+            m[b] = NULL;
+            c->nblocks = blocks;
+            if ((v[b] = malloc(BLOCK_ROWS * value_size(c->kind))) == NULL ||
+                (m[b] = malloc(BLOCK_ROWS)) == NULL)
+                return -1;
         }
     }
-    f->cap = cap;
+    f->cap += BLOCK_ROWS;
     return 0;
 }
 
@@ -295,22 +322,22 @@ static int put_cell(struct frame *f, struct column *c, int k)
         PyObject *v = null ? Py_NewRef(Py_None) : text_value(f, c, p, n, f->cell_special[k]);
         if (v == NULL)
             return -1;
-        c->items[row] = v;
+        c->items[BLOCK_OF(row)][IN_BLOCK(row)] = v;
         return 0;
     }
     int ok = 0;
     if (c->kind == FK_BOOL) {
         int t = n == 4 && memcmp(p, "true", 4) == 0;
         ok = !null && (t || (n == 5 && memcmp(p, "false", 5) == 0));
-        c->values[row] = (char)(ok && t);
+        c->values[BLOCK_OF(row)][IN_BLOCK(row)] = (char)(ok && t);
     } else {
         int64_t v = 0;
         ok = !null && (c->kind == FK_INT ? parse_int(p, n, &v) : log_value_iso_ns(p, n, &v));
         if (!ok)
             v = c->kind == FK_TIME ? INT64_MIN : 0; /* NaT */
-        memcpy(c->values + row * 8, &v, 8);
+        memcpy(c->values[BLOCK_OF(row)] + IN_BLOCK(row) * 8, &v, 8);
     }
-    c->mask[row] = (unsigned char)!ok;
+    c->mask[BLOCK_OF(row)][IN_BLOCK(row)] = (unsigned char)!ok;
     return 0;
 }
 
@@ -349,7 +376,7 @@ static int frame_row(struct frame *f, int count)
     if (i == f->ncols && f->unparsed_column) {
         struct column *c = &f->cols[f->ncols];
         if (!unparsed)
-            c->items[f->rows] = Py_NewRef(Py_None);
+            c->items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)] = Py_NewRef(Py_None);
         else if (put_cell(f, c, f->cells - 1) != 0)
             i = -1;
     }
@@ -358,7 +385,7 @@ static int frame_row(struct frame *f, int count)
          * items), and the caches that may name them (the run stops) */
         for (int k = 0; k < f->ncols + f->unparsed_column; k++) {
             if (f->cols[k].kind == FK_TEXT && k < (i < 0 ? f->ncols : i))
-                Py_CLEAR(f->cols[k].items[f->rows]);
+                Py_CLEAR(f->cols[k].items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)]);
             free(f->cols[k].cache);
             f->cols[k].cache = NULL;
         }
@@ -761,18 +788,30 @@ static PyObject *frame_column(PyObject *self, PyObject *args)
         PyObject **to = (PyObject **)(uintptr_t)address;
         for (size_t k = 0; k < rows; k++) {
             PyObject *old = to[k];
-            to[k] = c->items[k]; /* the reference moves */
+            to[k] = c->items[BLOCK_OF(k)][IN_BLOCK(k)]; /* the reference moves */
             Py_XDECREF(old);
         }
+        for (size_t b = 0; b < c->nblocks; b++)
+            free(c->items[b]);
         free(c->items);
         c->items = NULL;
+        c->nblocks = 0;
         Py_RETURN_NONE;
     }
-    return Py_BuildValue(
-        "(NN)",
-        PyByteArray_FromStringAndSize(c->values != NULL ? c->values : "",
-                                      (Py_ssize_t)(rows * value_size(c->kind))),
-        PyByteArray_FromStringAndSize(c->mask != NULL ? (char *)c->mask : "", (Py_ssize_t)rows));
+    const size_t size = value_size(c->kind);
+    PyObject *values = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(rows * size));
+    PyObject *mask = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)rows);
+    if (values == NULL || mask == NULL) {
+        Py_XDECREF(values);
+        Py_XDECREF(mask);
+        return NULL;
+    }
+    for (size_t b = 0; b * BLOCK_ROWS < rows; b++) {
+        const size_t n = rows - b * BLOCK_ROWS < BLOCK_ROWS ? rows - b * BLOCK_ROWS : BLOCK_ROWS;
+        memcpy(PyByteArray_AS_STRING(values) + b * BLOCK_ROWS * size, c->values[b], n * size);
+        memcpy(PyByteArray_AS_STRING(mask) + b * BLOCK_ROWS, c->mask[b], n);
+    }
+    return Py_BuildValue("(NN)", values, mask);
 }
 
 static PyMethodDef frame_methods[] = {

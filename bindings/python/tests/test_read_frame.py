@@ -450,3 +450,23 @@ def test_signal_while_rows_flow():
     r = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        timeout=120)
     assert r.stdout.split() == [b"interrupted", b"1", b"1"], (r.stdout, r.stderr)
+
+
+def test_many_rows(tmp_path, rng):
+    """More rows than a column's block (65,536) holds, in both unparsed
+    modes: every value still in its place."""
+    lines = []
+    for i in range(140_000):
+        if rng.random() < 0.01:
+            lines.append(b"junk %d" % i)
+        else:
+            lines.append(b'10.0.%d.%d - - [14/Mar/2026:06:%02d:%02d +0000] "GET /p%%20%d HTTP/1.0" %s %s'
+                         % (i >> 8 & 255, i & 255, i // 60 % 60, i % 60, i,
+                            rng.choice([b"200", b"-"]), rng.choice([b"5", b"-"])))
+    p = tmp_path / "many.log"
+    p.write_bytes(b"\n".join(lines) + b"\n")
+    fields = ["remote", "time", "path", "status", "bytes"]
+    for unparsed in ("count", "column"):
+        df = pct.logs.read_frame(str(p), fields, unparsed=unparsed)
+        assert assert_frame_is_cli(df, str(p), fields, unparsed, [], unparsed) > 138_000
+    assert df["path"][139_999] in ("/p 139999", None)
