@@ -315,7 +315,8 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
 
     path_or_file, format and the options: as read() (log_format, referer,
     decode_slash, query, percent_u, threads; not field, which has no
-    names). fields: the columns, a list of names or "a,b,c" (default:
+    names), except that threads defaults to all cores but one: the calling
+    thread makes the columns while the engine's threads decode. fields: the columns, a list of names or "a,b,c" (default:
     format, remote, time, method, path, query, status, bytes, referer,
     agent).
     unparsed: "count" (the default): lines that do not parse are not rows;
@@ -324,9 +325,10 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
     writes it, decoded) in an extra column "unparsed" (None for records).
     W3C directives (#Fields: ...) are never rows: df.attrs["directives"].
 
-    Columns are filled in C as the engine writes its rows (worker threads
-    decode in parallel; the GIL is taken once per chunk of rows): no JSON,
-    no dicts, no child process. The whole frame is in memory.
+    Columns are filled in C by the calling thread as the engine's threads
+    write their rows (through a bounded queue; the GIL is released while
+    it waits): no JSON, no dicts, no child process. The whole frame is in
+    memory.
 
     Raises ImportError without pandas; FileNotFoundError (or another
     OSError) at the call for a path that cannot be opened;
@@ -338,6 +340,10 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
     names = _frame_fields(fields, unparsed)
     if "field" in options:
         raise TypeError("read_frame takes no 'field' option (use format= or log_format=)")
+    if options.get("threads") is None:
+        # the calling thread makes the columns: the engine gets the rest
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        options = dict(options, threads=max(1, (cores or 1) - 1))
     opts = _options(format, options)
     np, pd = _import_pandas()
     kinds = tuple(_TYPED.get(n, _TEXT) for n in names)
