@@ -3,7 +3,8 @@
  * so each value is the command's by construction) and read back into
  * columns as they come: text as str (None for null), times as int64
  * nanoseconds UTC, integers as int64, booleans as bytes, each with a null
- * mask; pct/logs.py makes them pandas columns without a copy.
+ * mask; frame_column hands them to pct/logs.py for pandas (the strs moved
+ * into an object ndarray, the rest as bytearrays).
  *
  * The run goes on a thread of its own (the engine's workers decode and
  * write rows in parallel); its output callback queues copies of the
@@ -17,12 +18,10 @@
 #include <Python.h> /* defines _GNU_SOURCE: memrchr */
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -30,7 +29,7 @@
 #include "log_session.h"
 #include "logs_records.h"
 
-/* The kinds of column (pct/logs.py: _FRAME_KINDS). */
+/* The kinds of column (pct/logs.py: _TEXT, _TIME, _INT, _BOOL). */
 enum frame_kind {
     FK_TEXT,
     FK_TIME,

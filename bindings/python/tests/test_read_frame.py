@@ -338,6 +338,10 @@ def test_errors(tmp_path):
     with pytest.raises(ValueError):
         pct.logs.read_frame(str(p), ["path", "path"])
     with pytest.raises(ValueError):
+        pct.logs.read_frame(str(p), ["path,status"])  # one name per item
+    with pytest.raises(ValueError):
+        pct.logs.read_frame(str(p), "path,,status")
+    with pytest.raises(ValueError):
         pct.logs.read_frame(str(p), [])
     with pytest.raises(ValueError):
         pct.logs.read_frame(str(p), ["f%d" % i for i in range(63)])

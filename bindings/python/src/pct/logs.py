@@ -256,6 +256,8 @@ def _frame_fields(fields, unparsed):
     for f in fields:
         if not isinstance(f, str):
             raise TypeError(f"fields must be names (str), not {type(f).__name__}")
+        if not f or "," in f:  # the rest is checked by the engine, as --fields
+            raise ValueError(f"a field name is not empty and has no ',': {f!r}")
     if not fields:
         raise ValueError("fields names no column")
     if len(fields) > _MAX_FIELDS:
@@ -286,7 +288,8 @@ def _frame_column(np, pd, frame, rows, i, kind):
         # the strs are moved in by C: no list in between, no reference
         # count touched (a copy from a list costs as much as making them)
         values = np.empty(rows, dtype=object)
-        assert values.flags.c_contiguous and values.dtype == object and len(values) == rows
+        if not (values.flags.c_contiguous and values.dtype == object and values.shape == (rows,)):
+            raise RuntimeError("pct.logs.read_frame: numpy made no plain object array")
         _pct.frame_column(frame, i, values.__array_interface__["data"][0])
         return values
     values, mask = _pct.frame_column(frame, i)
