@@ -474,3 +474,17 @@ def test_many_rows(tmp_path, rng):
         df = pct.logs.read_frame(str(p), fields, unparsed=unparsed)
         assert assert_frame_is_cli(df, str(p), fields, unparsed, [], unparsed) > 138_000
     assert df["path"][139_999] in ("/p 139999", None)
+
+
+def test_stdin(mixed):
+    """"-" reads standard input, as `pct logs -`."""
+    path, seed = mixed
+    code = ("import pct.logs\n"
+            "df = pct.logs.read_frame('-', ['path', 'status'], unparsed='column')\n"
+            "print(len(df), df.attrs['unparsed'], df['path'].count(), df['status'].count())\n")
+    with open(path, "rb") as f:
+        r = subprocess.run([sys.executable, "-c", code], stdin=f, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, check=True)
+    want = pct.logs.read_frame(path, ["path", "status"], unparsed="column")
+    assert r.stdout.split() == [str(x).encode() for x in (
+        len(want), want.attrs["unparsed"], want["path"].count(), want["status"].count())], seed
