@@ -72,6 +72,7 @@ struct frame {
     int ncols;           /* the caller's columns */
     int cells;           /* cells in a row: format, the columns, (line) */
     int unparsed_column; /* unparsed lines are rows, their line in `unparsed` */
+    int line_cell;       /* the cell of a row that holds the line (`line`) */
     struct column *cols; /* ncols, then (unparsed_column) the unparsed one */
     size_t rows, cap;    /* cap: rows in the blocks (BLOCK_ROWS each) */
     uint64_t unparsed, directives;
@@ -376,7 +377,7 @@ static int frame_row(struct frame *f, int count)
         struct column *c = &f->cols[f->ncols];
         if (!unparsed)
             c->items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)] = Py_NewRef(Py_None);
-        else if (put_cell(f, c, f->cells - 1) != 0)
+        else if (put_cell(f, c, f->line_cell) != 0)
             i = -1;
     }
     if (i != f->ncols) {
@@ -640,21 +641,23 @@ static void frame_capsule_free(PyObject *capsule)
     }
 }
 
-/* logs_frame(options, fields, kinds, unparsed_column, path=None, fd=-1,
+/* logs_frame(options, fields, kinds, line_cell, path=None, fd=-1,
  * name=b"-", file=None) -> (frame, rows, unparsed, directives, returncode,
  * message): the rows of `pct logs --tsv --fields FIELDS` read into
  * columns, held by frame (a capsule) for frame_column. fields: format
- * first, then one per kind, then line when unparsed_column. */
+ * first, then one per kind (and line when one is wanted and none of them
+ * is). line_cell: -1, or the cell holding the line (then unparsed lines
+ * are rows, their line in a last column). */
 static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
 {
     (void)self;
-    static char *kwlist[] = {"options", "fields", "kinds", "unparsed_column", "path", "fd",
-                             "name",    "file",   NULL};
+    static char *kwlist[] = {"options", "fields", "kinds", "line_cell", "path",
+                             "fd",      "name",   "file",  NULL};
     PyObject *opts, *kinds, *path = NULL, *file = NULL;
     const char *fields, *name = "-";
-    int unparsed_column = 0, fd = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OsO!p|O&iyO", kwlist, &opts, &fields,
-                                     &PyTuple_Type, &kinds, &unparsed_column, PyUnicode_FSConverter,
+    int line_cell = -1, fd = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OsO!i|O&iyO", kwlist, &opts, &fields,
+                                     &PyTuple_Type, &kinds, &line_cell, PyUnicode_FSConverter,
                                      &path, &fd, &name, &file))
         return NULL;
     PyObject *out = NULL;
@@ -669,8 +672,16 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
     }
     r.f = f;
     f->ncols = (int)PyTuple_GET_SIZE(kinds);
+    const int unparsed_column = line_cell >= 0;
     f->unparsed_column = unparsed_column;
-    f->cells = 1 + f->ncols + unparsed_column;
+    f->line_cell = line_cell;
+    f->cells = 1;
+    for (const char *c = fields; *c != '\0'; c++)
+        f->cells += *c == ',';
+    if (f->cells < 1 + f->ncols || line_cell == 0 || line_cell >= f->cells) {
+        PyErr_SetString(PyExc_ValueError, "fields, kinds and line_cell do not agree");
+        goto done;
+    }
     f->cols = calloc((size_t)(f->ncols + 1), sizeof *f->cols);
     f->cell = calloc((size_t)f->cells, sizeof *f->cell);
     f->cell_len = calloc((size_t)f->cells, sizeof *f->cell_len);
@@ -815,7 +826,7 @@ static PyObject *frame_column(PyObject *self, PyObject *args)
 
 static PyMethodDef frame_methods[] = {
     {"logs_frame", (PyCFunction)(void (*)(void))logs_frame, METH_VARARGS | METH_KEYWORDS,
-     "logs_frame(options, fields, kinds, unparsed_column, path=None, fd=-1, name=b'-',\n"
+     "logs_frame(options, fields, kinds, line_cell, path=None, fd=-1, name=b'-',\n"
      "file=None) -> (frame, rows, unparsed, directives, returncode, message): the rows\n"
      "of `pct logs --tsv --fields format,FIELDS[,line]` as columns, run in-process."},
     {"frame_column", frame_column, METH_VARARGS,

@@ -100,6 +100,8 @@ def expected(rows, fields, unparsed):
     counts = {"unparsed": 0, "directives": 0}
     for row in rows:
         fmt, values, line = row[0], row[1:-1], row[-1]
+        if "line" in fields:  # the first line column has a line over the max line, whole
+            line = values[fields.index("line")]
         if fmt == "directive":
             counts["directives"] += 1
             continue
@@ -411,12 +413,15 @@ def test_long_lines(tmp_path):
     good = b'192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a%20b HTTP/1.1" 200 5 "-" "ua"\n'
     p = tmp_path / "long.log"
     p.write_bytes(good + b"x\t\\y\xe9" * (1 << 20) + b"\n" + good)
-    fields = ["path", "status"]
-    for unparsed in ("count", "column"):
-        df = pct.logs.read_frame(str(p), fields, unparsed=unparsed)
-        assert_frame_is_cli(df, str(p), fields, unparsed, [], unparsed)
-        assert df["path"].tolist() == (["/a b", "/a b"] if unparsed == "count" else ["/a b", None, "/a b"])
-    assert len(df["unparsed"][1]) == 5 << 20
+    for fields in (["path", "status"], ["path", "line", "status"]):
+        for unparsed in ("count", "column"):
+            for threads in (1, 2):
+                df = pct.logs.read_frame(str(p), fields, unparsed=unparsed, threads=threads)
+                assert_frame_is_cli(df, str(p), fields, unparsed, [], (fields, unparsed, threads))
+                assert df["path"].tolist() == (["/a b", "/a b"] if unparsed == "count"
+                                               else ["/a b", None, "/a b"])
+        assert len(df["unparsed"][1]) == 5 << 20
+        assert df["unparsed"][0] is None and df["unparsed"][2] is None
 
 
 def test_independent_parser(tmp_path):

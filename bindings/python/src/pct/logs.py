@@ -352,12 +352,17 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
     kinds = tuple(_TYPED.get(n, _TEXT) for n in names)
     tsv = ["format"] + [n + "_iso" if k == _TIME else n for n, k in zip(names, kinds)]
     column = unparsed == "column"
+    line_cell = -1  # the row's cell that holds an unparsed line
     if column:
-        tsv.append("line")
+        # a line column of the caller's is the one (the engine writes a
+        # line over its max line into the first line column only)
+        if "line" not in names:
+            tsv.append("line")
+        line_cell = tsv.index("line")
     source, opened = _source(path_or_file)
     try:
         frame, rows, unparsed_lines, directives, code, message = _pct.logs_frame(
-            opts, ",".join(tsv), kinds, column, **source)
+            opts, ",".join(tsv), kinds, line_cell, **source)
     finally:
         if opened:
             os.close(source["fd"])
