@@ -149,6 +149,16 @@ def test_status():
             check(name + ": flagged %s" % cut, o.get("truncated", False) is cut, short(o))
             check(name + ": decoded, status kept", o.get("path") == path and o.get("query") == query
                   and o.get("status") == 414 and o.get("method") == "GET", short(o))
+    # the cut in the protocol: its start is no part of the target
+    for cut in ("H", "HT", "HTT", "HTTP", "http"):
+        line = HEAD + '"GET /p%%41?q=1 %s" 414 0 "-" "-"' % cut
+        o = json_lines("414 cut in the protocol " + cut, [], (line + "\n").encode())
+        check("414 cut in the protocol %r: the target without it" % cut, o and
+              o[0].get("truncated") is True and o[0].get("path") == "/pA" and
+              o[0].get("query") == [["q", "1"]] and o[0].get("protocol") is None, short(o))
+        o = json_lines("haproxy-like cut in the protocol", [], (HEAD + '"GET /p%%41?q=1 %s' % cut + "\n").encode())
+        check("a line cut in the protocol %r: the target without it" % cut, o and
+              o[0].get("truncated") is True and o[0].get("query") == [["q", "1"]], short(o))
     # not 414: a request without a protocol is HTTP/0.9's, not a cut one
     o = json_lines("200 without protocol", [], (HEAD + '"GET /old" 200 5 "-" "-"\n').encode())
     check("200 without protocol: not truncated", o and "truncated" not in o[0] and
@@ -276,10 +286,20 @@ def test_whole():
         '192.0.2.7 - - [27/Nov/2026:12:00',  # cut in the time: not inside a quoted field
         '192.0.2.7 - - [27/Nov/2026:12:00:00 +0000] "GET /a"b HTTP/1.1" 2x0 5',  # closed, bad
         '"GET /only-a-request',
+        # varnishncsa -F '%h %t "%m %U%q %H" %s %b %D "%{Referer}i" "%{User-agent}i" "%{X-Forwarded-For}i"'
+        # is no format of pct's: the haproxy template must not take it as cut
+        # (its bare fields would hold quotes, its request nothing)
+        '127.0.0.1 [27/Nov/2026:19:29:18 +0000] "GET /_00001_/q?v=%00%01 HTTP/1.1" 200 3 3525 '
+        '"c1\\xc2\\x80" "end\\\\\\"" "203.0.113.1, 198.51.100.2, 127.0.0.1"',
     ]
     for line in unparsed:
         o = json_lines("unparsed %r" % line, [], (line + "\n").encode())
         check("not cut, stays unparsed: %r" % line, o == [{"unparsed": line}], short(o))
+    # a line that ends right after a quote: no cut field (as before: common)
+    line = HEAD + '"GET /a HTTP/1.1" 200 5 "-" "'
+    o = json_lines("ends with a quote", [], (line + "\n").encode())
+    check("ends with a quote: not truncated", o and "truncated" not in o[0] and
+          o[0].get("format") == "common", short(o))
     data = log_lines(50, SEED)
     objs = json_lines("generated combined lines", [], data)
     check("generated combined lines: none truncated",

@@ -506,6 +506,16 @@ def test_truncated():
     check("truncated in headers: no request", "path" not in o and "method" not in o, repr(o)[:300])
     for o in objs[len(cases) + 1:]:
         check("whole %s: not truncated" % o.get("format"), "truncated" not in o, repr(o)[:300])
+    # named, each cut line is a cut record of its format (a clf one too)
+    for fmt in ("haproxy", "haproxy_clf"):
+        mine = [c for c in cases if c[0] == fmt or (fmt == "haproxy_clf" and c[0] == "combined")]
+        data = ("\n".join(c[4] for c in mine) + "\n").encode()
+        objs = parse_json("truncated named %s" % fmt,
+                          run_ok("truncated named", ["--json", "--format", fmt], data).stdout,
+                          len(mine))
+        for c, o in zip(mine, objs):
+            compare("truncated --format %s %s" % (fmt, c[1]), o, {
+                "format": fmt, "truncated": True, "path": urllib.parse.unquote(c[5])})
 
 
 def test_log_format():

@@ -3,6 +3,7 @@
  * object is not this format. */
 #include <string.h>
 
+#include "fmt_access.h"
 #include "fmt_json.h"
 #include "log_time.h"
 
@@ -338,6 +339,24 @@ static void add_time_iso(struct log_record *r)
     record_add(r, name, n > 0 ? span_of(iso, iso + n) : span_of(dash, dash + 1), K_TEXT, FQ_BARE);
 }
 
+/* A target's record (request_uri, uri...): its method and protocol from
+ * the line's request line ("request", nginx's $request), as fields named so
+ * (not when the line has such keys). */
+static void add_request_parts(struct log_record *r)
+{
+    const struct log_field *request = find_field(r, "request");
+    struct span method, target;
+    if (request == NULL || request->quote != FQ_JSON ||
+        !split_request(request->v, &method, &target))
+        return;
+    const struct span line = request->v;
+    const char *after = target.p + target.n, *end = line.p + line.n;
+    if (find_field(r, "method") == NULL)
+        record_add(r, "method", method, K_TEXT, FQ_JSON);
+    if (after < end && find_field(r, "protocol") == NULL)
+        record_add(r, "protocol", span_of(after + 1, end), K_TEXT, FQ_JSON);
+}
+
 int json_line_parse(const char *s, size_t n, struct log_record *r, const char *key)
 {
     const char *e = s + n, *p = skip_ws(s, e);
@@ -348,16 +367,30 @@ int json_line_parse(const char *s, size_t n, struct log_record *r, const char *k
     if (key != NULL) {
         url = find_field(r, key);
     } else {
-        for (size_t i = 0; url == NULL && i < sizeof url_keys / sizeof *url_keys; i++)
-            url = find_field(r, url_keys[i]);
+        /* The first usual key with a URL: nginx writes "" for the
+         * $request_uri of a request it refused, whose $request it has. */
+        struct log_field *first = NULL;
+        for (size_t i = 0; url == NULL && i < sizeof url_keys / sizeof *url_keys; i++) {
+            struct log_field *f = find_field(r, url_keys[i]);
+            if (first == NULL)
+                first = f;
+            if (f != NULL && f->quote == FQ_JSON && f->v.n > 0)
+                url = f;
+        }
+        if (url == NULL)
+            url = first; /* all empty: the first (an empty target) */
     }
     if (url == NULL || url->quote != FQ_JSON)
         return 0;
-    /* "GET /x HTTP/1.1" (nginx $request) or a target alone */
-    url->kind = memchr(url->v.p, ' ', url->v.n) != NULL ? K_REQUEST : K_URL;
+    /* "GET /x HTTP/1.1" (nginx $request, whose blanks may be tabs: "\t") or
+     * a target alone */
+    url->kind = span_is(url->name, "request") || memchr(url->v.p, ' ', url->v.n) != NULL ? K_REQUEST
+                                                                                         : K_URL;
     struct log_field *referer = find_field(r, "http_referer");
     if (referer != NULL && referer->quote == FQ_JSON)
         referer->kind = K_REFERER;
+    if (url->kind == K_URL)
+        add_request_parts(r);
     add_time_iso(r);
     return 1;
 }

@@ -8,6 +8,7 @@
 
 #include "fmt_haproxy.h"
 #include "fmt_template.h"
+#include "log_cut.h"
 #include "log_scan.h"
 
 _Static_assert(TEMPLATE_MAX_ITEMS <= LOG_RECORD_MAX, "a template's fields fit a record");
@@ -453,13 +454,14 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
         const struct template_item *it = &t->item[i];
         const char *next = i + 1 < t->count ? t->item[i + 1].lit : "";
         const char *q = field_end(it, next, p, e, &after);
-        if (q == NULL && cut != TEMPLATE_WHOLE && i > 0 && field_cut(it, p, e, cut)) {
+        if (q == NULL && cut != TEMPLATE_WHOLE && i > 0 && e > p && field_cut(it, p, e, cut)) {
             /* The line ends inside this field: what it has, and nothing after. */
             struct span v = span_of(p, e);
-            if (v.n > 0 && !template_field_fits(it, v))
+            if (it->kind == K_REQUEST)
+                v = request_cut_protocol_off(v);
+            if (!template_field_fits(it, v) || !record_add(r, it->name, v, it->kind, it->quote))
                 return 0;
-            if (v.n > 0 && record_add(r, it->name, v, it->kind, it->quote))
-                r->f[r->n - 1].layers = it->layers;
+            r->f[r->n - 1].layers = it->layers;
             r->truncated = 1;
             return 1;
         }
@@ -470,6 +472,10 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
             while (v.n > 0 && v.p[v.n - 1] == ' ') /* captures before a quote */
                 v.n--;
         if (!template_field_fits(it, v) || r->n == LOG_RECORD_MAX)
+            return 0;
+        /* A line taken as cut inside a quote: its bare fields hold none (no
+         * server writes one there), else the fields are not where they seem. */
+        if (cut == TEMPLATE_CUT_QUOTED && it->quote == FQ_BARE && memchr(v.p, '"', v.n) != NULL)
             return 0;
         struct log_field *f = &r->f[r->n++];
         f->name = span_of(it->name, it->name + strlen(it->name));

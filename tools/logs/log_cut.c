@@ -36,17 +36,39 @@ int request_cut_check(struct span request, int too_long)
     return 0;
 }
 
+struct span request_cut_protocol_off(struct span request)
+{
+    const char *e = request.p + request.n, *word = e;
+    while (word > request.p && word[-1] != ' ' && word[-1] != '\t')
+        word--;
+    const size_t len = (size_t)(e - word);
+    static const char http[] = "http"; /* "HTTP/" and more: a protocol already */
+    if (len == 0 || len >= sizeof http || word == request.p)
+        return request;
+    for (size_t i = 0; i < len; i++)
+        if ((word[i] | (word[i] >= 'A' && word[i] <= 'Z' ? 0x20 : 0)) != http[i])
+            return request;
+    const char *end = word;
+    while (end > request.p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    struct span method, target, rest = span_of(request.p, end);
+    return split_request(rest, &method, &target) && target.n > 0 ? rest : request;
+}
+
 void record_mark_cut(struct log_record *r)
 {
-    const struct log_field *request = NULL, *status = NULL;
+    struct log_field *request = NULL;
+    const struct log_field *status = NULL;
     for (int i = 0; i < r->n && (request == NULL || status == NULL); i++) {
-        const struct log_field *f = &r->f[i];
+        struct log_field *f = &r->f[i];
         if (request == NULL && f->kind == K_REQUEST)
             request = f;
         else if (status == NULL && span_is(f->name, "status"))
             status = f;
     }
     if (request != NULL &&
-        request_was_cut(request->v, status != NULL ? status->v : span_of("", "")))
+        request_was_cut(request->v, status != NULL ? status->v : span_of("", ""))) {
         r->truncated = 1;
+        request->v = request_cut_protocol_off(request->v);
+    }
 }

@@ -46,8 +46,12 @@ static inline int request_was_cut(struct span request, struct span status)
     return request_cut_check(request, status_414);
 }
 
+/* A cut request line without the start of its protocol ("GET /x HT": "GET
+ * /x"), which would be read as part of the target; else request. */
+struct span request_cut_protocol_off(struct span request);
+
 /* Sets r->truncated when its request and status say it was cut
- * (request_was_cut). */
+ * (request_was_cut); its request then without a cut protocol. */
 void record_mark_cut(struct log_record *r);
 
 /* The NUL that ends a squid entry cut at LOG_SQUID_CUT bytes, if the line

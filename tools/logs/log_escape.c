@@ -25,13 +25,14 @@ void log_escape_init(struct log_escape *e)
     log_scan_init(&e->scan[ESC_SPACED], 0x20, 0, "\"\\\x7f\xc2 ");
     e->scan[ESC_JSON] = e->scan[ESC_LINE];
     log_scan_init(&e->scan[ESC_CONTROLS], 0x20, 0, "\x7f\xc2");
+    e->scan[ESC_JSON_TEXT] = e->scan[ESC_CONTROLS];
 }
 
 char *log_escape_at(const struct log_escape *e, char *o, const char *src, size_t n, size_t *i,
                     enum log_escape_mode mode)
 {
     (void)e; /* the rules are the same for every escaper */
-    int json = mode == ESC_JSON;
+    int json = mode == ESC_JSON || mode == ESC_JSON_TEXT;
     unsigned char c = (unsigned char)src[(*i)++];
     if (c == 0xC2) { /* U+0080-U+009F: C1 controls (8-bit CSI...) */
         if (*i < n && (unsigned char)src[*i] >= 0x80 && (unsigned char)src[*i] <= 0x9F) {
@@ -43,6 +44,10 @@ char *log_escape_at(const struct log_escape *e, char *o, const char *src, size_t
     }
     if (c == '\t' && mode == ESC_CONTROLS) { /* a field separator in some logs */
         *o++ = (char)c;
+        return o;
+    }
+    if (c < 0x20 && mode == ESC_JSON_TEXT) { /* JSON whitespace: none is in a string */
+        *o++ = c == '\t' ? '\t' : ' ';
         return o;
     }
     *o++ = '\\';

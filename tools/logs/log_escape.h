@@ -10,10 +10,12 @@
 
 /* What is escaped. */
 enum log_escape_mode {
-    ESC_LINE,     /* decoded text, line output: controls, '"', '\\' */
-    ESC_SPACED,   /* the same plus ' ' (whitespace-separated formats) */
-    ESC_JSON,     /* inside a JSON string */
-    ESC_CONTROLS, /* text that is not decoded: only controls (a tab stays) */
+    ESC_LINE,      /* decoded text, line output: controls, '"', '\\' */
+    ESC_SPACED,    /* the same plus ' ' (whitespace-separated formats) */
+    ESC_JSON,      /* inside a JSON string */
+    ESC_CONTROLS,  /* text that is not decoded: only controls (a tab stays) */
+    ESC_JSON_TEXT, /* a JSON line's text, not decoded: DEL, C1 as \u00HH (JSON
+                      escapes), a control outside its strings (whitespace) a space */
     ESC_MODES
 };
 

@@ -43,7 +43,7 @@ static inline int request_rank(const struct log_field *f, struct request_parts *
     if (f->kind == K_REQUEST)
         return request_split_esc(f->v, f->esc, q) ? REQUEST_LINE : 2;
     if (f->kind == K_URL)
-        return f->v.n == 0 || span_is(f->v, "-") ? 1 : request_target_form(f->v, f->esc) ? 3 : 2;
+        return f->v.n == 0 || field_dash(f, f->v) ? 1 : request_target_form(f->v, f->esc) ? 3 : 2;
     return 0;
 }
 

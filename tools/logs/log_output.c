@@ -119,14 +119,23 @@ static void process_long_line(struct worker *w, struct chunk_job *job, const cha
     wr->long_end(w);
 }
 
-/* The NUL that ends a squid entry squid cut at the start of the line [s, e)
- * (log_cut.h), or NULL. */
-static const char *squid_cut_at(struct worker *w, const char *s, const char *e)
+/* The NUL that ends an entry squid cut at the start of the line [s, e)
+ * (log_cut.h), or NULL; *fmt: its format (squid's own, or the one squid was
+ * told to write, such as combined). fmt LF_AUTO: any. */
+static const char *squid_cut_at(struct worker *w, const char *s, const char *e,
+                                enum log_format_id *fmt)
 {
     const char *nul = squid_cut_nul(s, e);
+    if (nul == NULL)
+        return NULL;
     struct log_record r;
-    if (nul == NULL ||
-        !record_parse_cut(LF_SQUID, s, (size_t)(nul - s), &r, &w->ctx->cfg, TEMPLATE_CUT_ANYWHERE))
+    const size_t n = (size_t)(nul - s);
+    const struct log_config *cfg = &w->ctx->cfg;
+    if (*fmt == LF_AUTO && record_parse_cut(LF_SQUID, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
+        *fmt = LF_SQUID;
+    else if (record_parse_cut(*fmt == LF_AUTO ? -1 : *fmt, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
+        *fmt = (enum log_format_id)r.format;
+    else
         return NULL;
     return nul;
 }
@@ -136,7 +145,8 @@ static const char *squid_cut_at(struct worker *w, const char *s, const char *e)
  * counted; the text after the NUL, if any, is the next line. nl: the
  * line's newline or NULL. Returns where the next line starts. */
 static const char *process_squid_cut(struct worker *w, struct chunk_job *job, const char *p,
-                                     const char *cut, const char *content_end, const char *nl)
+                                     const char *cut, const char *content_end, const char *nl,
+                                     enum log_format_id fmt)
 {
     const struct log_writer *wr = w->ctx->writer;
     const size_t n = (size_t)(cut - p);
@@ -144,7 +154,7 @@ static const char *process_squid_cut(struct worker *w, struct chunk_job *job, co
     w->line = span_of(p, cut);
     buf_reserve(&job->out, wr->room_per_byte * n + 512);
     w->line_escaped = w->line_bad_utf8 = 0;
-    if (!record_process_cut(w, p, n, LF_SQUID, TEMPLATE_CUT_ANYWHERE))
+    if (!record_process_cut(w, p, n, fmt, TEMPLATE_CUT_ANYWHERE))
         put_unparsed(w, p, n);
     w->st->escaped_lines += (uint64_t)w->line_escaped;
     w->st->invalid_utf8 += (uint64_t)w->line_bad_utf8;
@@ -184,7 +194,8 @@ void process_chunk(struct worker *w, struct chunk_job *job)
     w->quotes.marks = &w->quote_bits;
     w->quotes.chunk_end = e;
     const size_t max_line = w->ctx->cfg.max_line;
-    const int squid = job->fmt == LF_AUTO || job->fmt == LF_SQUID; /* its cut entries */
+    /* squid's cut entries: in squid's format or another it writes (combined) */
+    const int squid = job->fmt != LF_W3C && job->fmt != LF_FIELD;
     while (p < e) {
         /* The line's end and whether its text has such a byte, in one pass:
          * the first one (the newline is one) is most often the newline, or
@@ -203,9 +214,10 @@ void process_chunk(struct worker *w, struct chunk_job *job)
          * clean): the NUL ends its line (log_cut.h). Not in a line too long,
          * which the pipeline may have streamed instead. */
         const char *cut;
+        enum log_format_id cut_fmt = job->fmt;
         if (c < content_end && squid && !too_long &&
-            (cut = squid_cut_at(w, p, content_end)) != NULL) {
-            p = process_squid_cut(w, job, p, cut, content_end, nl);
+            (cut = squid_cut_at(w, p, content_end, &cut_fmt)) != NULL) {
+            p = process_squid_cut(w, job, p, cut, content_end, nl, cut_fmt);
             continue;
         }
         w->line_clean = c >= content_end;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "log_format_registry.h"
 #include "log_util.h"
 
 /* What a field holds: how it is decoded and written. */
@@ -73,6 +74,14 @@ static inline int record_add(struct log_record *r, const char *name, struct span
     f->esc = 0;
     return 1;
 }
+/* 1 if t (f's text, or a part of it) is a log's "-": no value. In a JSON
+ * string (a JSON line's, or a JSON-shaped format's: nginx escape=json) "-"
+ * is data; a JSON line's null is a "-" that is not a string. */
+static inline int field_dash(const struct log_field *f, struct span t)
+{
+    return t.n == 1 && t.p[0] == '-' && f->quote != FQ_JSON && f->esc != LOG_ESC_JSON;
+}
+
 /* The first field named name, or NULL. */
 const struct log_field *record_find(const struct log_record *r, const char *name);
 

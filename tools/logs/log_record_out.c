@@ -64,7 +64,6 @@ static int record_from_access(const char *s, size_t n, const struct access *a, i
     r->n = 0;
     r->names_len = 0;
     r->format = a->has_ra && !common ? LF_COMBINED : LF_COMMON;
-    r->truncated = (unsigned char)request_was_cut(a->request, a->status);
     /* parse_access: "remote ident user [time]", single spaces */
     const char *ident = a->remote.p + a->remote.n + 1, *user_end = a->time.p - 2;
     const char *space = memchr(ident, ' ', (size_t)(user_end - ident));
@@ -83,6 +82,10 @@ static int record_from_access(const char *s, size_t n, const struct access *a, i
         access_add(r, 8, a->agent, K_TEXT, FQ_QUOTED);
         rest = a->agent.p + a->agent.n + 1;
     }
+    /* after the fields: they are stored without a call between them */
+    r->truncated = (unsigned char)request_was_cut(a->request, a->status);
+    if (r->truncated)
+        r->f[4].v = request_cut_protocol_off(a->request);
     return template_add_trailing(r, rest, s + n);
 }
 

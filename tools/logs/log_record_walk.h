@@ -119,10 +119,10 @@ static inline void walk_string(struct record_walk *k, struct span t)
     sink_string(k->s, t.p, t.n, 0);
 }
 
-/* Text: log escapes undone, UTF-8 repaired; "-" is null. */
+/* Text: log escapes undone, UTF-8 repaired; "-" is null (not in JSON lines). */
 static inline void walk_text(struct record_walk *k, const struct log_field *f, struct span t)
 {
-    if (span_is(t, "-") || (t.n == 0 && f->quote == FQ_BARE)) {
+    if (field_dash(f, t) || (t.n == 0 && f->quote == FQ_BARE)) {
         sink_null(k->s);
         return;
     }
@@ -247,7 +247,7 @@ static inline const struct log_field *walk_reserve_request(struct record_walk *k
     }
     if (f == NULL)
         return NULL;
-    if (f->kind == K_URL && span_is(f->v, "-")) {
+    if (f->kind == K_URL && field_dash(f, f->v)) {
         walk_reserve(k, "path");
         return f;
     }
@@ -335,7 +335,7 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
         if (own) {
             if (f->kind == K_REQUEST) {
                 walk_request(k, f);
-            } else if (span_is(f->v, "-")) {
+            } else if (field_dash(f, f->v)) {
                 walk_key_str(k, "path");
                 sink_null(s);
             } else if (f->v.n > 0 && !request_target_form(f->v, f->esc)) {
@@ -355,7 +355,7 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
         }
         switch (f->kind) {
         case K_PATH:
-            if (span_is(f->v, "-"))
+            if (field_dash(f, f->v))
                 sink_null(s);
             else
                 walk_string(k,
@@ -365,7 +365,7 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
             struct span q = field_text(w, f, f->v);
             if (q.n > 0 && q.p[0] == '?')
                 q = span_of(q.p + 1, q.p + q.n);
-            sink_query(s, span_is(q, "-") ? span_of(q.p, q.p) : q);
+            sink_query(s, field_dash(f, q) ? span_of(q.p, q.p) : q);
             break;
         }
         case K_TIME:
@@ -378,7 +378,7 @@ static inline void record_walk(struct worker *w, struct record_sink *s, const ch
             sink_literal(s, f->v.p, f->v.n);
             break;
         case K_REFERER:
-            if (w->ctx->cfg.referer && !span_is(f->v, "-"))
+            if (w->ctx->cfg.referer && !field_dash(f, f->v))
                 walk_string(k,
                             decode_bytes(w, field_text(w, f, f->v), path_keep(w), path_flags(w)));
             else

@@ -324,10 +324,10 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
     const struct log_field *url = row->url;
     const int from_request =
         url != NULL && (url->kind == K_REQUEST || which == COL_PATH ||
-                        (which != COL_METHOD && which != COL_PROTOCOL && !span_is(url->v, "-")));
+                        (which != COL_METHOD && which != COL_PROTOCOL && !field_dash(url, url->v)));
     const struct log_field *plain = from_request ? NULL : table_find(row, i);
     if (plain != NULL && plain->kind != K_REQUEST && plain->kind != K_URL) {
-        if (span_is(plain->v, "-") || plain->v.n == 0) {
+        if (field_dash(plain, plain->v) || plain->v.n == 0) {
             table_null(w, st);
             return 1;
         }
@@ -406,12 +406,12 @@ static void table_column(struct worker *w, const struct table_style *st, const c
         table_text(w, st, span_of(s, s + n));
         return;
     }
+    if (table_url_part(w, st, row, i))
+        return;
     if (column == COL_TRUNCATED) { /* the server cut the line (log_cut.h) */
         put_str(w, r->truncated ? "true" : "false");
         return;
     }
-    if (table_url_part(w, st, row, i))
-        return;
     if (column == COL_ISO) {
         const struct span name = tab->spans[i];
         for (int k = 0; k < r->n; k++) {
@@ -432,7 +432,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
         }
     }
     const struct log_field *f = table_find(row, i);
-    if (f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE)) {
+    if (f == NULL || field_dash(f, f->v) || (f->v.n == 0 && f->quote == FQ_BARE)) {
         table_null(w, st);
         return;
     }

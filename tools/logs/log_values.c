@@ -26,10 +26,11 @@ static const struct log_field *engine_field(const struct log_session_field *f)
     return f != NULL ? (const struct log_field *)f->engine : NULL;
 }
 
-/* A field with no value: "-", or empty where a space ends it. */
+/* A field with no value: "-" (not a JSON line's string), or empty where a
+ * space ends it. */
 static int is_null(const struct log_field *f)
 {
-    return f == NULL || span_is(f->v, "-") || (f->v.n == 0 && f->quote == FQ_BARE);
+    return f == NULL || field_dash(f, f->v) || (f->v.n == 0 && f->quote == FQ_BARE);
 }
 
 static struct worker *values_worker(struct log_values *v, const struct log_session_record *r)

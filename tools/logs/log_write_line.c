@@ -144,24 +144,48 @@ static int decoded_part(const struct worker *w, const struct log_field *f, struc
     }
 }
 
+/* A JSON line's text that is not decoded: the line stays JSON (issue 24,
+ * defect 8): DEL and C1 controls as \u00HH, not \xHH; ill-formed UTF-8
+ * repaired (U+FFFD) unless --bytes, as --json does. --raw: as it is. */
+static void put_json_undecoded(struct worker *w, const char *src, size_t n)
+{
+    if (w->ctx->raw_text) {
+        put_raw(w, src, n);
+        return;
+    }
+    if (!w->ctx->cfg.bytes && has_high_bytes(src, n)) {
+        n = repair_utf8(w, src, n);
+        src = w->scratch.data;
+    } else if (w->line_clean) {
+        put_raw(w, src, n);
+        return;
+    }
+    put_mode(w, src, n, ESC_JSON_TEXT);
+}
+
 static void line_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
 {
     int spaced = w->spaced;
     w->spaced = !w->ctx->cfg.raw_spaces; /* decoded spaces keep fields apart */
+    /* JSON lines, or a JSON-shaped --log-format (nginx escape=json): JSON */
+    const int json = r->format == LF_JSON ||
+                     log_formats_escaping(w->ctx->cfg.formats, r->format) == LOG_ESC_JSON;
+    void (*undecoded)(struct worker *, const char *, size_t) =
+        json ? put_json_undecoded : put_undecoded;
     const char *done = s;
     for (int i = 0; i < r->n; i++) {
         const struct log_field *f = &r->f[i];
         struct span t;
         if (!decoded_part(w, f, &t) || t.p < done)
             continue;
-        put_undecoded(w, done, (size_t)(t.p - done));
+        undecoded(w, done, (size_t)(t.p - done));
         size_t start = w->out->len;
         line_url(w, f, t, f->kind == K_REQUEST ? K_URL : f->kind);
         if (t.p == s)
             log_safe_hash_guard(w, start);
         done = t.p + t.n;
     }
-    put_undecoded(w, done, (size_t)(s + n - done));
+    undecoded(w, done, (size_t)(s + n - done));
     w->spaced = spaced;
 }
 

@@ -379,3 +379,27 @@ def test_log_format(tmp_path):
         pct.logs.read(str(p), log_format="log_format main '$remote_addr")
     args = pct.logs.command(["x.log"], log_format=fmt)
     assert args[args.index("--log-format") + 1] == fmt and args[-2:] == ["--", "x.log"]
+
+
+def test_truncated_records(tmp_path):
+    """Records a server cut (tools/logs/log_cut.h): "truncated": True in the
+    dicts as in `pct logs --json` (absent on whole records); a squid entry
+    squid cut at 8,191 bytes and a NUL is a record, the entry after the NUL
+    another."""
+    head = b"192.0.2.7 - - [27/Nov/2026:12:00:00 +0000] "
+    squid_head = b"1764244800.123     27 192.0.2.3 TCP_MISS/200 5120 GET http://o.example/"
+    data = (head + b'"GET /a%41 HTTP/1.1" 200 5 "-" "Mozilla (X11\n' +
+            head + b'"GET /long" 414 0 "-" "-"\n' +
+            head + b'"GET /w HTTP/1.1" 200 5 "-" "ua"\n' +
+            (squid_head + b"a" * 9000)[:8191] + b"\0" +
+            b"1764244801.000     27 192.0.2.3 TCP_MISS/404 10 GET http://o.example/next - "
+            b"HIER_DIRECT/203.0.113.5 text/plain\n")
+    p = tmp_path / "cut.log"
+    p.write_bytes(data)
+    for threads in (1, 2):
+        got = list(pct.logs.read(str(p), threads=threads))
+        assert got == cli_records(str(p), "--threads", str(threads))
+        assert [r.get("truncated", False) for r in got] == [True, True, False, True, False]
+        assert got[0]["path"] == "/aA" and got[0]["agent"] == "Mozilla (X11"
+        assert got[3]["format"] == "squid" and got[3]["path"] == "/" + "a" * (8191 - len(squid_head))
+        assert got[4]["path"] == "/next" and got[4]["status"] == 404
