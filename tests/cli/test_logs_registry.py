@@ -158,6 +158,8 @@ EXTRA_SAMPLES = {
                    '"GET /c%20l HTTP/1.1" 200 5 "" "" 4567 123 "fe" "be" "srv" 0 0 1 2 3 ---- '
                    '1 1 1 1 0 0 0 "" ""',
     "haproxy_tcp": '192.0.2.10:4567 [14/Mar/2026:06:00:00.123] fe be/srv 0/1/2 5 -- 1/1/1/1/0 0/0',
+    "squid_combined": '192.0.2.12 - - [14/Mar/2026:06:00:00 +0000] "GET http://example.com/s%20q HTTP/1.1" '
+                      '200 5 "-" "curl" TCP_MISS:HIER_DIRECT',
     "haproxy_https": '192.0.2.11:4567 [14/Mar/2026:06:00:00.123] fe~ be/srv 0/0/1/2/3 200 5 - - '
                      '---- 1/1/1/1/0 0/0 "GET /s%20x HTTP/1.1" 0/0/0/0/0 www.example.com/TLSv1.3/'
                      'TLS_AES_256_GCM_SHA384',

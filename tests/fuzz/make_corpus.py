@@ -110,7 +110,7 @@ USER_SET = bytes((0x5A * (i + 1) + 0x33) & 0xFF for i in range(32))
 # `pct logs --list-formats` lists both).
 LOG_FORMATS = ["auto", "combined", "common", "w3c", "cloudfront", "vhost_combined",
                "xff_combined", "envoy", "haproxy", "haproxy_clf", "haproxy_tcp", "haproxy_https",
-               "alb", "elb", "squid", "traefik", "json",
+               "alb", "elb", "squid", "squid_combined", "traefik", "json",
                "nginx", "clf", "iis", "vhost", "xff", "caddy", "field"]
 LINE, JSON, TSV, CSV = range(4)
 RAW, HEADER = 4, 8
@@ -193,13 +193,15 @@ JSONL = (b'{"level":"info","ts":1773468008.5,"request":{"remote_ip":"192.0.2.88"
          b'"pa\\u0074h":"/x","DownstreamStatus":2e2,"ok":true,"n":null}\r\n'
          b'{"broken": "json"')
 FIELD = (b'1 GET /a%20b%2Fc?x=%26y 200\n2 POST %23frag%0D%0A 500\n3 - /%C2%85 -')
+SQUID_COMBINED = (b'192.0.2.78 - - [14/Mar/2026:06:00:08 +0000] "GET http://www.example.com/a"b\\x22c%22 '
+                  b'HTTP/1.1" 200 5 "q"uote\\" "{"json":1}" TCP_MISS:HIER_DIRECT')
 MIXED = COMBINED + b"\n" + W3C + b"\n" + JSONL + b"\n" + SQUID
 
 LOG_SAMPLES = {
     "combined": COMBINED, "common": COMMON, "w3c": W3C, "cloudfront": CLOUDFRONT,
     "vhost_combined": VHOST, "xff_combined": XFF, "envoy": ENVOY, "haproxy": HAPROXY,
     "haproxy_clf": HAPROXY_CLF, "haproxy_tcp": HAPROXY_TCP, "haproxy_https": HAPROXY_HTTPS, "alb": ALB,
-    "elb": ELB, "squid": SQUID, "traefik": TRAEFIK, "json": JSONL, "field": FIELD, "auto": MIXED,
+    "elb": ELB, "squid": SQUID, "squid_combined": SQUID_COMBINED, "traefik": TRAEFIK, "json": JSONL, "field": FIELD, "auto": MIXED,
 }
 WRITERS = [("line", LINE), ("json", JSON), ("tsv", TSV | HEADER), ("csv", CSV | HEADER),
            ("raw", LINE | RAW), ("keep-bytes", LINE | Q_KEEP | BYTES)]

@@ -22,6 +22,26 @@ struct access {
 int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
                  struct quote_marks *quotes);
 
+/* 1 if line s (n bytes) ends with " WORD:WORD", its words of upper-case
+ * letters, digits and '_': Squid's %Ss:%Sh (TCP_MISS:HIER_DIRECT,
+ * NONE_NONE:HIER_NONE), which its `combined` logformat writes last. */
+static inline int line_ends_squid_tags(const char *s, size_t n)
+{
+    const char *e = s + n, *p = e;
+    int colon = 0;
+    for (; p > s; p--) {
+        const char c = p[-1];
+        if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')
+            continue;
+        if (c != ':' || colon || p == e)
+            break;
+        colon = 1;
+        if (p - 1 == s || p[-2] == ' ')
+            return 0; /* ":WORD": no first word */
+    }
+    return colon && p < e && p > s && p[-1] == ' ' && *p != ':';
+}
+
 /* The parts of a request line, as spans of its text (escapes as written);
  * protocol is empty when there is none (HTTP/0.9's "GET /"). */
 struct request_parts {

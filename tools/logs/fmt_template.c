@@ -444,15 +444,51 @@ static int field_cut(const struct template_item *it, const char *p, const char *
     return 1;
 }
 
-static int match_at(const struct log_template *t, const char *p, const char *e,
-                    struct log_record *r, int cut)
+static int match_items(const struct log_template *t, int i, const char *p, const char *e,
+                       struct log_record *r, int cut, int *tries);
+
+/* A quoted field of a template whose fields hold raw quotes (LOG_ESC_NONE:
+ * Squid): it ends at the first '"' after which the rest of the template
+ * matches (item i + 1 on), so a '"' inside is data. tries bounds the
+ * search: a line of many quotes costs at most that many tries. */
+static int match_raw_quoted(const struct log_template *t, int i, const char *p, const char *e,
+                            struct log_record *r, int cut, int *tries)
+{
+    const struct template_item *it = &t->item[i];
+    const char *next = t->item[i + 1].lit;
+    const size_t n0 = r->n, names0 = r->names_len;
+    for (const char *q = p; q < e && (q = memchr(q, '"', (size_t)(e - q))) != NULL; q++) {
+        const char *after = match_lit(q, e, next);
+        if (after == NULL || r->n == LOG_RECORD_MAX)
+            continue;
+        if (--*tries < 0)
+            return 0;
+        struct log_field *f = &r->f[r->n++];
+        f->name = span_of(it->name, it->name + it->name_n);
+        f->v = span_of(p, q);
+        f->kind = it->kind;
+        f->quote = it->quote;
+        f->layers = it->layers;
+        if (match_items(t, i + 1, after, e, r, cut, tries))
+            return 1;
+        r->n = n0;
+        r->names_len = names0;
+        r->truncated = 0;
+    }
+    return 0;
+}
+
+/* The fields from item i on, from p (past the literal before item i). */
+static int match_items(const struct log_template *t, int i, const char *p, const char *e,
+                       struct log_record *r, int cut, int *tries)
 {
     const char *after;
-    if ((p = match_lit(p, e, t->item[0].lit)) == NULL)
-        return 0;
-    for (int i = 0; i < t->count && t->item[i].name[0] != '\0'; i++) {
+    for (; i < t->count && t->item[i].name[0] != '\0'; i++) {
         const struct template_item *it = &t->item[i];
         const char *next = i + 1 < t->count ? t->item[i + 1].lit : "";
+        if (t->escaping == LOG_ESC_NONE && it->quote == FQ_QUOTED && next[0] == '"' &&
+            cut == TEMPLATE_WHOLE)
+            return match_raw_quoted(t, i, p, e, r, cut, tries);
         const char *q = field_end(it, next, p, e, &after);
         if (q == NULL && cut != TEMPLATE_WHOLE && i > 0 && e > p && field_cut(it, p, e, cut)) {
             /* The line ends inside this field: what it has, and nothing after. */
@@ -485,9 +521,18 @@ static int match_at(const struct log_template *t, const char *p, const char *e,
         f->layers = it->layers;
         p = after;
     }
-    if (p < e && *p != ' ' && *p != '\t')
+    if (p < e && (t->exact || (*p != ' ' && *p != '\t')))
         return 0;
     return template_add_trailing(r, p, e);
+}
+
+static int match_at(const struct log_template *t, const char *p, const char *e,
+                    struct log_record *r, int cut)
+{
+    int tries = 256;
+    if ((p = match_lit(p, e, t->item[0].lit)) == NULL)
+        return 0;
+    return match_items(t, 0, p, e, r, cut, &tries);
 }
 
 /* The line from p on, without a syslog prefix; names: the record's names

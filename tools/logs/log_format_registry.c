@@ -99,6 +99,15 @@ static const struct log_format_def registry[LF_COUNT] = {
         LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 14, 0, LOG_ESC_NONE,
         "${time:T} ${duration:n} ${remote} ${cache_result}/${status:n} ${bytes:n} ${method} "
         "${url:u} ${user} ${hierarchy} ${content_type}", NULL},
+    /* Squid's built-in `combined` logformat: quotes and backslashes in its
+     * quoted fields are written as they are, so a '"' inside one is data
+     * when what follows it is not the rest of the line (fmt_template.c); the
+     * line ends with %Ss:%Sh (TCP_MISS:HIER_DIRECT). A combined line ending
+     * so is taken as this (fmt_access.h's line_ends_squid_tags). */
+    [LF_SQUID_COMBINED] = {"squid_combined", NULL,
+        "Squid's combined logformat: quotes, backslashes as written; %Ss:%Sh last",
+        LOG_PARSER_TEMPLATE, LOG_DETECT_LINE, 15, 0, LOG_ESC_NONE,
+        COMBINED " ${cache_result}:${hierarchy}", NULL},
     [LF_TRAEFIK] = {"traefik", NULL,
         "Traefik's common log format: combined and three fields more",
         /* not tried per line: combined takes its lines, as trailing fields */

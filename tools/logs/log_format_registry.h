@@ -32,6 +32,7 @@ enum log_format_id {
     LF_ALB,
     LF_ELB,
     LF_SQUID,
+    LF_SQUID_COMBINED,
     LF_TRAEFIK,
     LF_JSON,
     LF_CUSTOM, /* --log-format */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_access.h"
 #include "fmt_custom.h"
 #include "fmt_json.h"
 #include "log_cut.h"
@@ -38,7 +39,10 @@ struct log_formats *log_formats_new(const char *custom, const char **error)
                 NULL)
                 goto fail;
             t->syslog = d->syslog;
-            t->exact = haproxy; /* HAProxy writes nothing after its format */
+            /* HAProxy and Squid's combined write nothing after their format
+             * (Squid's raw quotes: a field ends where the rest of the line
+             * matches, to its end) */
+            t->exact = haproxy || id == LF_SQUID_COMBINED;
             t->escaping = (unsigned char)d->escaping;
             if (d->escaping == LOG_ESC_PERCENT) /* one more layer, and tabs between */
                 for (int k = 0; k < t->count; k++) {
@@ -130,6 +134,13 @@ int record_detect(const char *s, size_t n, struct log_record *r, const struct lo
     /* Lines of one file: one format, tried first. */
     const struct log_formats *fs = cfg->formats;
     int first = *last >= 0 && *last < LF_COUNT ? *last : -1;
+    /* Squid's combined, before combined's template takes its raw quotes as
+     * Apache's escapes (a line the fast path took: log_record_out.h) */
+    if (first != LF_SQUID_COMBINED && line_ends_squid_tags(s, n) &&
+        record_parse(LF_SQUID_COMBINED, s, n, r, cfg)) {
+        *last = LF_SQUID_COMBINED;
+        return 1;
+    }
     if (first >= 0 && record_parse(first, s, n, r, cfg))
         return 1;
     for (int i = 0; i < fs->ndetect; i++) {

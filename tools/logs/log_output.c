@@ -79,6 +79,9 @@ static void process_line(struct worker *w, const char *s, size_t n, enum log_for
         } else if (fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
                    record_process(w, s, n, LF_HAPROXY_CLF)) {
             /* HAProxy's option httplog clf: "" "" and its own fields after */
+        } else if (fmt == LF_AUTO && access_may_be_squid(s, n, &a) &&
+                   record_process(w, s, n, LF_SQUID_COMBINED)) {
+            /* Squid's combined: its fields hold no escapes */
         } else if (!a.has_ra && fmt == LF_AUTO && quote_after_bytes(s + n, a.bytes) &&
                    record_process_cut(w, s, n, LF_COMBINED, TEMPLATE_CUT_QUOTED)) {
             /* a combined line cut in its referer or agent, not a common one */
@@ -133,6 +136,9 @@ static const char *squid_cut_at(struct worker *w, const char *s, const char *e,
     const struct log_config *cfg = &w->ctx->cfg;
     if (*fmt == LF_AUTO && record_parse_cut(LF_SQUID, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
         *fmt = LF_SQUID;
+    else if (*fmt == LF_AUTO &&
+             record_parse_cut(LF_SQUID_COMBINED, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
+        *fmt = LF_SQUID_COMBINED; /* Squid's combined, not Apache's */
     else if (record_parse_cut(*fmt == LF_AUTO ? -1 : *fmt, s, n, &r, cfg, TEMPLATE_CUT_ANYWHERE))
         *fmt = (enum log_format_id)r.format;
     else

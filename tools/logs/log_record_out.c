@@ -17,7 +17,8 @@
 static void write_record(struct worker *w, const char *s, size_t n, struct log_record *r,
                          int set_from)
 {
-    log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format), set_from);
+    if (set_from < r->n) /* a combined line without trailing fields: all set */
+        log_record_set_escaping(r, log_formats_escaping(w->ctx->cfg.formats, r->format), set_from);
     /* Room for what the writers write before they reserve more (keys,
      * separators); the values reserve their own as they go, so a long line
      * costs a few times its fields, not 24 times the line. */
@@ -101,6 +102,8 @@ int record_process(struct worker *w, const char *s, size_t n, enum log_format_id
         parse_access(s, n, &a, 1, NULL) && (fmt != LF_COMBINED || a.has_ra) &&
         ((fmt == LF_AUTO && access_may_be_haproxy_clf(&a) &&
           record_parse(LF_HAPROXY_CLF, s, n, &r, cfg)) ||
+         (fmt == LF_AUTO && access_may_be_squid(s, n, &a) &&
+          record_parse(LF_SQUID_COMBINED, s, n, &r, cfg)) ||
          record_from_access(s, n, &a, fmt == LF_COMMON, &r))) {
         write_record(w, s, n, &r, access_fields(&r));
         return 1;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "fmt_access.h"
 #include "log_decode.h"
 #include "log_formats.h"
 #include "log_record.h"
@@ -43,6 +44,16 @@ void record_process_w3c(struct worker *w, const char *s, size_t n, const struct 
 static inline int access_may_be_haproxy_clf(const struct access *a)
 {
     return a->has_ra && a->referer.n == 0 && (a->agent.n == 0 || a->agent.p[0] == '"');
+}
+
+/* 1 when a combined or common line (auto) may be Squid's combined: fields
+ * follow its agent (a combined line does not end with its '"') or its bytes
+ * (a raw '"' in the referer hid the agent), and the last is Squid's
+ * %Ss:%Sh. Lines without trailing fields cost one test. */
+static inline int access_may_be_squid(const char *s, size_t n, const struct access *a)
+{
+    return (a->has_ra ? s[n - 1] != '"' : a->bytes.p + a->bytes.n != s + n) &&
+           line_ends_squid_tags(s, n);
 }
 
 /* 1 when a combined line has fields after its user agent (JSON: written

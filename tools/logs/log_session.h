@@ -183,6 +183,9 @@ int log_value_int(struct log_values *v, const struct log_session_record *r,
  * date field). Times without a zone are UTC. */
 int log_value_time(struct log_values *v, const struct log_session_record *r,
                    const struct log_session_field *f, int64_t *ns);
+/* The ISO 8601 text of a NAME_iso value (TSV --fields time_iso, JSON) as
+ * log_value_time gives it: 1 and *ns, or 0 when it is no valid time. */
+int log_value_iso_ns(const char *text, size_t n, int64_t *ns);
 
 /* A record as `pct logs --json` writes it: its members in order, as calls
  * of fn (the same keys, decoding and nulls as the JSON text, so that a

@@ -182,7 +182,7 @@ static int64_t days_from_civil(int64_t y, int m, int d)
 
 /* The ISO 8601 text log_time_iso writes (YYYY-MM-DDTHH:MM:SS[.f][Z|+HH:MM])
  * as nanoseconds since the epoch, UTC; 0 when a part is out of range. */
-static int iso_to_ns(const char *t, size_t n, int64_t *ns)
+int log_value_iso_ns(const char *t, size_t n, int64_t *ns)
 {
     if (n < 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':')
         return 0;
@@ -239,5 +239,5 @@ int log_value_time(struct log_values *v, const struct log_session_record *r,
         span_is(f->name, "time") ? engine_field(log_record_field(r, "date")) : NULL;
     char iso[LOG_ISO_MAX];
     size_t k = log_time_iso(d != NULL ? d->v : span_of("", ""), f->v, iso);
-    return k > 0 && iso_to_ns(iso, k, ns);
+    return k > 0 && log_value_iso_ns(iso, k, ns);
 }

@@ -45,9 +45,7 @@ static int flag(PyObject *opts, const char *name, int *out)
     return 0;
 }
 
-/* opts: the dict pct.logs builds (format, referer, decode_slash, query,
- * percent_u, field, threads); checked by the session as the CLI's. */
-static struct log_session *session_from(PyObject *opts, int json)
+struct log_session *logs_session_from(PyObject *opts, int json, const char *fields)
 {
     if (!PyDict_Check(opts)) {
         PyErr_SetString(PyExc_TypeError, "options must be a dict");
@@ -57,6 +55,21 @@ static struct log_session *session_from(PyObject *opts, int json)
     log_options_init(&o);
     o.cfg.progress = 0;
     o.cfg.json = json;
+    if (fields != NULL) {
+        o.cfg.table = 't';
+        o.fields = fields;
+    }
+    PyObject *log_format = PyDict_GetItemString(opts, "log_format");
+    if (log_format != NULL && log_format != Py_None) {
+        if (!PyUnicode_Check(log_format)) {
+            PyErr_Format(PyExc_TypeError, "log_format must be a str, not %.100s",
+                         Py_TYPE(log_format)->tp_name);
+            return NULL;
+        }
+        o.log_format = PyUnicode_AsUTF8(log_format); /* copied by configure */
+        if (o.log_format == NULL)
+            return NULL;
+    }
     PyObject *format = PyDict_GetItemString(opts, "format");
     if (format != NULL && format != Py_None) {
         const char *name = PyUnicode_AsUTF8(format);
@@ -122,8 +135,7 @@ static struct log_session *session_from(PyObject *opts, int json)
     return s;
 }
 
-/* The exit status `pct logs` gives for a run's result (logs.c). */
-static int exit_status(int result)
+int logs_exit_status(int result)
 {
     if (result == 0 || result == 1)
         return result;
@@ -132,18 +144,9 @@ static int exit_status(int result)
 
 /* ------------------------------------------------------------ messages */
 
-/* What the CLI would print on stderr: kept (up to MESSAGES_MAX) for the
- * LogError of a failed run. */
-struct messages {
-    pthread_mutex_t lock;
-    char *text;
-    size_t len;
-    int cut;
-};
-
-static void on_message(void *ctx, const char *line)
+void logs_on_message(void *ctx, const char *line)
 {
-    struct messages *m = ctx;
+    struct logs_messages *m = ctx;
     size_t n = strlen(line);
     pthread_mutex_lock(&m->lock);
     if (m->len + n + 1 > MESSAGES_MAX) {
@@ -161,8 +164,7 @@ static void on_message(void *ctx, const char *line)
     pthread_mutex_unlock(&m->lock);
 }
 
-/* The messages, then the session's error (unless the messages said it). */
-static PyObject *message_text(struct messages *m, const char *error, int result)
+PyObject *logs_message_text(struct logs_messages *m, const char *error, int result)
 {
     PyObject *msgs = PyUnicode_DecodeUTF8(m->text != NULL ? m->text : "", (Py_ssize_t)m->len,
                                           "backslashreplace");
@@ -359,7 +361,7 @@ typedef struct {
     int result;         /* the run's */
     char error[1024];   /* the session's error */
     PyObject *exc[3];   /* an exception of the record callback or of file.read */
-    struct messages msgs;
+    struct logs_messages msgs;
     struct key_entry keys[KEY_CACHE];
     PyObject *weakrefs;
     int forked; /* in a child process: the run's thread is not here */
@@ -406,14 +408,13 @@ static int on_records(void *ctx, struct log_values *v, const struct log_session_
     return 0;
 }
 
-/* Reads rd->file and feeds the session; returns as log_session_finish. */
-static int feed_file(Reader *rd)
+int logs_feed_file(struct log_session *s, PyObject *file, atomic_int *stop, PyObject *exc[3])
 {
     for (;;) {
-        if (atomic_load(&rd->closing))
+        if (stop != NULL && atomic_load(stop))
             break;
         PyGILState_STATE g = PyGILState_Ensure();
-        PyObject *chunk = PyObject_CallMethod(rd->file, "read", "n", FEED_BLOCK);
+        PyObject *chunk = PyObject_CallMethod(file, "read", "n", FEED_BLOCK);
         if (chunk != NULL && PyUnicode_Check(chunk)) { /* a text file: its UTF-8 */
             PyObject *b = PyUnicode_AsEncodedString(chunk, "utf-8", "surrogateescape");
             Py_SETREF(chunk, b);
@@ -422,13 +423,16 @@ static int feed_file(Reader *rd)
         if (chunk != NULL && PyObject_GetBuffer(chunk, &view, PyBUF_SIMPLE) != 0)
             Py_CLEAR(chunk);
         if (chunk == NULL) {
-            keep_exception(rd);
+            if (exc[0] == NULL)
+                PyErr_Fetch(&exc[0], &exc[1], &exc[2]);
+            else
+                PyErr_Clear();
             PyGILState_Release(g);
-            log_session_interrupt(rd->s, 2);
+            log_session_interrupt(s, 2);
             break;
         }
         PyGILState_Release(g);
-        int rc = view.len == 0 ? 1 : log_session_feed(rd->s, view.buf, (size_t)view.len);
+        int rc = view.len == 0 ? 1 : log_session_feed(s, view.buf, (size_t)view.len);
         g = PyGILState_Ensure();
         PyBuffer_Release(&view);
         Py_DECREF(chunk);
@@ -436,13 +440,14 @@ static int feed_file(Reader *rd)
         if (rc != 0)
             break;
     }
-    return log_session_finish(rd->s);
+    return log_session_finish(s);
 }
 
 static void *reader_main(void *arg)
 {
     Reader *rd = arg;
-    int result = rd->file != NULL ? feed_file(rd) : log_session_run(rd->s);
+    int result = rd->file != NULL ? logs_feed_file(rd->s, rd->file, &rd->closing, rd->exc)
+                                  : log_session_run(rd->s);
     pthread_mutex_lock(&rd->lock);
     rd->result = result;
     snprintf(rd->error, sizeof rd->error, "%s", log_session_error(rd->s));
@@ -503,12 +508,12 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     pthread_mutex_init(&rd->lock, NULL);
     pthread_cond_init(&rd->changed, NULL);
     pthread_mutex_init(&rd->msgs.lock, NULL);
-    rd->s = session_from(opts, 0);
+    rd->s = logs_session_from(opts, 0, NULL);
     int rc = 0;
     if (rd->s == NULL) {
         rc = -1;
     } else {
-        log_session_messages(rd->s, on_message, &rd->msgs);
+        log_session_messages(rd->s, logs_on_message, &rd->msgs);
         log_session_records(rd->s, on_records, rd);
         if (file != NULL && file != Py_None)
             rd->file = Py_NewRef(file);
@@ -629,10 +634,10 @@ static PyObject *reader_result(Reader *rd, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "the run has not finished");
         return NULL;
     }
-    PyObject *m = message_text(&rd->msgs, rd->error, rd->result);
+    PyObject *m = logs_message_text(&rd->msgs, rd->error, rd->result);
     if (m == NULL)
         return NULL;
-    return Py_BuildValue("(iN)", exit_status(rd->result), m);
+    return Py_BuildValue("(iN)", logs_exit_status(rd->result), m);
 }
 
 /* In a child after fork(): the run's thread stayed in the parent. The
@@ -722,12 +727,12 @@ static PyObject *logs_json(PyObject *self, PyObject *args, PyObject *kwds)
                                      &path, &data))
         return NULL;
     PyObject *out = NULL;
-    struct messages msgs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+    struct logs_messages msgs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
     struct text_out text = {NULL, 0, 0, 0};
-    struct log_session *s = session_from(opts, 1);
+    struct log_session *s = logs_session_from(opts, 1, NULL);
     if (s == NULL)
         goto done;
-    log_session_messages(s, on_message, &msgs);
+    log_session_messages(s, logs_on_message, &msgs);
     log_session_output_callback(s, on_text, &text);
     if (path != NULL && log_session_add_file(s, PyBytes_AS_STRING(path)) != 0) {
         PyErr_NoMemory();
@@ -754,10 +759,10 @@ static PyObject *logs_json(PyObject *self, PyObject *args, PyObject *kwds)
         PyErr_NoMemory();
         goto done;
     }
-    PyObject *m = message_text(&msgs, log_session_error(s), result);
+    PyObject *m = logs_message_text(&msgs, log_session_error(s), result);
     if (m != NULL)
         out = Py_BuildValue("(y#iN)", text.p != NULL ? text.p : "", (Py_ssize_t)text.len,
-                            exit_status(result), m);
+                            logs_exit_status(result), m);
 done:
     log_session_free(s);
     free(text.p);
@@ -832,5 +837,7 @@ int pct_logs_init(PyObject *m)
     if (PyType_Ready(&ReaderType) < 0 ||
         PyModule_AddObjectRef(m, "LogReader", (PyObject *)&ReaderType) < 0)
         return -1;
-    return PyModule_AddFunctions(m, logs_methods);
+    if (PyModule_AddFunctions(m, logs_methods) < 0)
+        return -1;
+    return pct_logs_frame_init(m);
 }

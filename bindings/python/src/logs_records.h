@@ -1,11 +1,47 @@
-/* logs_records.h - pct.logs' C part (logs_records.c): the log engine run
- * in-process, its records as dicts. */
+/* logs_records.h - pct.logs' C part: the log engine run in-process, its
+ * records as dicts (logs_records.c), its TSV rows as columns
+ * (logs_frame.c); what the two share. */
 #ifndef PCT_PY_LOGS_RECORDS_H
 #define PCT_PY_LOGS_RECORDS_H
 
 #include <Python.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
-/* Adds LogReader, logs_json and log_formats to the module; -1 on error. */
+#include "log_session.h"
+
+/* Adds LogReader, logs_json, log_formats and logs_frame to the module; -1
+ * on error. */
 int pct_logs_init(PyObject *module);
+int pct_logs_frame_init(PyObject *module);
+
+/* A session for opts, the dict pct.logs builds (format, log_format,
+ * referer, decode_slash, query, percent_u, field, threads), checked by the
+ * session as the CLI's options: --json when json, --tsv --fields FIELDS
+ * when fields is not NULL. NULL with an exception set. */
+struct log_session *logs_session_from(PyObject *opts, int json, const char *fields);
+
+/* The exit status `pct logs` gives for a run's result (logs.c). */
+int logs_exit_status(int result);
+
+/* What the CLI would print on stderr, kept (up to 64 KiB) for the LogError
+ * of a failed run: logs_on_message is the session's message callback. */
+struct logs_messages {
+    pthread_mutex_t lock;
+    char *text;
+    size_t len;
+    int cut;
+};
+void logs_on_message(void *ctx, const char *line);
+/* The messages, then the session's error (unless the messages said it),
+ * stripped. */
+PyObject *logs_message_text(struct logs_messages *m, const char *error, int result);
+
+/* Feeds s from file's read() (bytes, or str as UTF-8) until it returns
+ * nothing, *stop is set (stop may be NULL) or the run stops, then finishes
+ * the run; returns as log_session_finish. Called without the GIL. An
+ * exception of read() is kept in exc (unless one is there already) and
+ * interrupts the run. */
+int logs_feed_file(struct log_session *s, PyObject *file, atomic_int *stop, PyObject *exc[3]);
 
 #endif

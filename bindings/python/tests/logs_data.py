@@ -105,6 +105,8 @@ FORMAT_LINES = {
            '0.000057 200 200 0 29 "GET http://www.example.com:80{T} HTTP/1.1" "curl/8.5.0" - -',
     "squid": '1773468007.123    123 192.0.2.77 TCP_MISS/200 1234 GET http://www.example.com{T} - '
              'HIER_DIRECT/203.0.113.5 text/html',
+    "squid_combined": '192.0.2.78 - - [14/Mar/2026:06:00:07 +0000] "GET http://www.example.com{T} HTTP/1.1" '
+                      '200 1234 "-" "curl/8.5.0" TCP_MISS:HIER_DIRECT',
     "cloudfront": "2026-03-14\t06:00:11\tIAD89-C1\t3260\t192.0.2.111\tGET\td111111abcdef8.cloudfront.net\t"
                   "{T}\t200\t-\tMozilla/5.0%20(X11;%20Linux)\tq=%2520x%2526y\t-\tHit\t"
                   "SOX4xwn4XV6Q4rgb7XiVGOHms_BGlTAC\td111111abcdef8.cloudfront.net\thttps\t23\t0.001\t-\t"

@@ -363,6 +363,24 @@ def test_duplicate_keys(tmp_path):
     assert list(pct.logs.read(str(w3c))) == cli_records(str(w3c))
 
 
+def test_log_format(tmp_path):
+    """log_format= a custom format, as `pct logs --log-format` reads it; not
+    beside a named format; in command()."""
+    fmt = '$remote_addr [$time_local] "$request" $status $body_bytes_sent $request_time'
+    p = tmp_path / "custom.log"
+    p.write_bytes(b'192.0.2.7 [14/Mar/2026:06:00:00 +0000] "GET /a%20b?x=%41 HTTP/1.1" 404 12 0.003\n'
+                  b"junk\n")
+    got = list(pct.logs.read(str(p), log_format=fmt))
+    assert got == cli_records(str(p), "--log-format", fmt)
+    assert got[0]["path"] == "/a b" and got[1] == {"unparsed": "junk"}
+    with pytest.raises(ValueError):
+        pct.logs.read(str(p), format="combined", log_format=fmt)
+    with pytest.raises(ValueError, match="no closing quote"):
+        pct.logs.read(str(p), log_format="log_format main '$remote_addr")
+    args = pct.logs.command(["x.log"], log_format=fmt)
+    assert args[args.index("--log-format") + 1] == fmt and args[-2:] == ["--", "x.log"]
+
+
 def test_truncated_records(tmp_path):
     """Records a server cut (tools/logs/log_cut.h): "truncated": True in the
     dicts as in `pct logs --json` (absent on whole records); a squid entry

@@ -13,7 +13,7 @@ import weakref
 
 from pct import _pct
 
-__all__ = ["read", "LogError", "command", "formats", "read_bytes", "read_bytes_from"]
+__all__ = ["read", "read_frame", "LogError", "command", "formats", "read_bytes", "read_bytes_from"]
 
 
 class LogError(RuntimeError):
@@ -46,7 +46,7 @@ def _format_names():
     return names
 
 
-_OPTIONS = ("referer", "decode_slash", "query", "percent_u", "field", "threads")
+_OPTIONS = ("log_format", "referer", "decode_slash", "query", "percent_u", "field", "threads")
 
 
 def _options(format, options):
@@ -58,6 +58,8 @@ def _options(format, options):
         raise TypeError(f"unknown option(s) {', '.join(unknown)}; options: {', '.join(_OPTIONS)}")
     if not isinstance(format, str) or format not in _format_names():
         raise ValueError(f"format must be one of {formats()} (or an alias), not {format!r}")
+    if options.get("log_format") is not None and format != "auto":
+        raise ValueError("give format or log_format, not both")
     opts = dict(options, format=format)
     for name in ("field", "threads"):
         if opts.get(name) is not None:
@@ -76,6 +78,7 @@ def command(
     percent_u=False,
     field=None,
     threads=None,
+    log_format=None,
 ):
     """The argument list of the `pct logs` run (argv[0] is "pct") that writes
     what read() yields for files, for running the command line tool
@@ -85,6 +88,8 @@ def command(
     args = ["pct", "logs", "--no-progress"]
     if format != "auto":
         args += ["--format", format]
+    if log_format is not None:
+        args += ["--log-format", log_format]
     if json_output:
         args.append("--json")
     if referer:
@@ -125,19 +130,18 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_all)
 
 
-def _reader(path_or_file, opts):
+def _source(path_or_file):
+    """The input's keyword arguments for the extension (fd and name, file,
+    or none: stdin) and whether its fd was opened here (then the caller's to
+    close). A path is opened here, so that a missing file raises
+    FileNotFoundError (an OSError with its errno and file name) at the
+    call."""
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         path = os.fspath(path_or_file)
         if path in ("-", b"-"):
-            return _pct.LogReader(opts)  # stdin, as `pct logs -`
-        # opened here, so that a missing file raises FileNotFoundError (an
-        # OSError with its errno and file name) when read() is called
+            return {}, False  # stdin, as `pct logs -`
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-        try:
-            return _pct.LogReader(opts, fd=fd, name=os.fsencode(path), own_fd=True)
-        except BaseException:
-            os.close(fd)
-            raise
+        return {"fd": fd, "name": os.fsencode(path)}, True
     if not hasattr(path_or_file, "read"):
         raise TypeError(
             f"path_or_file must be a path (str, bytes, os.PathLike) or a binary file object, "
@@ -149,8 +153,18 @@ def _reader(path_or_file, opts):
     if fd is not None:
         name = getattr(path_or_file, "name", "-")
         name = os.fsencode(name) if isinstance(name, (str, bytes)) else b"-"
-        return _pct.LogReader(opts, fd=fd, name=name)
-    return _pct.LogReader(opts, file=path_or_file)
+        return {"fd": fd, "name": name}, False
+    return {"file": path_or_file}, False
+
+
+def _reader(path_or_file, opts):
+    source, opened = _source(path_or_file)
+    try:
+        return _pct.LogReader(opts, own_fd=opened, **source)
+    except BaseException:
+        if opened:
+            os.close(source["fd"])
+        raise
 
 
 def _records(reader):
@@ -178,7 +192,9 @@ def read(path_or_file, format="auto", **options):
     Plain or compressed (gzip, zstd: detected by content).
     format: one of formats() ("auto", the default, and the names `pct logs
     --list-formats` gives), or an alias of one.
-    options: referer, decode_slash, query ("form", "plain", "keep"),
+    options: log_format (a custom format, as `pct logs --log-format`: an
+    nginx log_format string or directive, or an Apache LogFormat; instead
+    of format), referer, decode_slash, query ("form", "plain", "keep"),
     percent_u, field (N: field N of a whitespace-separated log is the URL),
     threads (worker threads of the log engine; default all cores).
 
@@ -220,3 +236,146 @@ def read_bytes(path, format="auto", **options):
 def read_bytes_from(data, format="auto", **options):
     """Like read_bytes, for the bytes of a log file (plain or compressed)."""
     return _json_text(_options(format, options), data=data)
+
+
+# read_frame: the kinds of column the extension fills (logs_frame.c).
+_TEXT, _TIME, _INT, _BOOL = range(4)
+_TYPED = {"time": _TIME, "status": _INT, "bytes": _INT, "truncated": _BOOL}
+DEFAULT_FIELDS = ("format", "remote", "time", "method", "path", "query", "status", "bytes",
+                  "referer", "agent")
+_MAX_FIELDS = 62  # the engine's 64 columns, less format and line
+
+
+def _frame_fields(fields, unparsed):
+    if fields is None:
+        fields = DEFAULT_FIELDS
+    elif isinstance(fields, str):
+        fields = tuple(f.strip() for f in fields.split(","))
+    else:
+        fields = tuple(fields)
+    for f in fields:
+        if not isinstance(f, str):
+            raise TypeError(f"fields must be names (str), not {type(f).__name__}")
+        if not f or "," in f:  # the rest is checked by the engine, as --fields
+            raise ValueError(f"a field name is not empty and has no ',': {f!r}")
+    if not fields:
+        raise ValueError("fields names no column")
+    if len(fields) > _MAX_FIELDS:
+        raise ValueError(f"fields names at most {_MAX_FIELDS} columns")
+    if len(set(fields)) != len(fields):
+        raise ValueError(f"fields names a column twice: {', '.join(fields)}")
+    if unparsed not in ("count", "column"):
+        raise ValueError(f"unparsed must be 'count' or 'column', not {unparsed!r}")
+    if unparsed == "column" and "unparsed" in fields:
+        raise ValueError("unparsed='column' adds a column 'unparsed': fields cannot name one")
+    return fields
+
+
+def _import_pandas():
+    try:
+        import numpy
+        import pandas
+    except ImportError as e:
+        raise ImportError(
+            "pct.logs.read_frame needs pandas (and NumPy): pip install pandas, or on Debian "
+            "apt-get install python3-pandas") from e
+    return numpy, pandas
+
+
+def _frame_column(np, pd, frame, rows, i, kind):
+    """Column i of the extension's frame as a pandas array."""
+    if kind == _TEXT:
+        # the strs are moved in by C: no list in between, no reference
+        # count touched (a copy from a list costs as much as making them)
+        values = np.empty(rows, dtype=object)
+        if not (values.flags.c_contiguous and values.dtype == object and values.shape == (rows,)):
+            raise RuntimeError("pct.logs.read_frame: numpy made no plain object array")
+        _pct.frame_column(frame, i, values.__array_interface__["data"][0])
+        return values
+    values, mask = _pct.frame_column(frame, i)
+    mask = np.frombuffer(mask, dtype=np.bool_)
+    if kind == _TIME:  # nulls are NaT already
+        return pd.arrays.DatetimeArray(np.frombuffer(values, dtype="M8[ns]"),
+                                       dtype=pd.DatetimeTZDtype(tz="UTC"))
+    if kind == _INT:
+        return pd.arrays.IntegerArray(np.frombuffer(values, dtype=np.int64), mask)
+    return pd.arrays.BooleanArray(np.frombuffer(values, dtype=np.bool_), mask)
+
+
+def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **options):
+    """The records of an access log as a pandas DataFrame, one row per
+    record, one column per field: the values `pct logs --tsv --fields
+    FIELDS` writes (decoded by the same C code, in-process), typed:
+
+    - time: datetime64[ns, UTC] (the time as `time_iso` gives it, converted
+      to UTC; times without a zone are UTC; NaT when absent or invalid);
+    - status, bytes: pandas' nullable Int64 (<NA> when absent, "-" or not a
+      decimal integer);
+    - truncated: pandas' nullable boolean;
+    - any other field (format, remote, method, path, query, referer, agent,
+      time_iso, origin, protocol, line, a format's own fields...): str
+      (object dtype), None when absent or "-".
+
+    path_or_file, format and the options: as read() (log_format, referer,
+    decode_slash, query, percent_u, threads; not field, which has no
+    names), except that threads defaults to all cores but one: the calling
+    thread makes the columns while the engine's threads decode. fields: the columns, a list of names or "a,b,c" (default:
+    format, remote, time, method, path, query, status, bytes, referer,
+    agent).
+    unparsed: "count" (the default): lines that do not parse are not rows;
+    df.attrs["unparsed"] counts them. "column": they are rows too, with
+    every field null and their line (as `pct logs --tsv --fields line`
+    writes it, decoded) in an extra column "unparsed" (None for records).
+    W3C directives (#Fields: ...) are never rows: df.attrs["directives"].
+
+    Columns are filled in C by the calling thread as the engine's threads
+    write their rows (through a bounded queue; the GIL is released while
+    it waits): no JSON, no dicts, no child process. The whole frame is in
+    memory.
+
+    Raises ImportError without pandas; FileNotFoundError (or another
+    OSError) at the call for a path that cannot be opened;
+    TypeError/ValueError for bad arguments (ValueError with the engine's
+    message for a bad log_format or field name); LogError when the engine
+    fails (a truncated or corrupt file); an exception of a file object's
+    read() as it is.
+    """
+    names = _frame_fields(fields, unparsed)
+    if "field" in options:
+        raise TypeError("read_frame takes no 'field' option (use format= or log_format=)")
+    if options.get("threads") is None:
+        # the calling thread makes the columns: the engine gets the rest
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        options = dict(options, threads=max(1, (cores or 1) - 1))
+    opts = _options(format, options)
+    np, pd = _import_pandas()
+    kinds = tuple(_TYPED.get(n, _TEXT) for n in names)
+    tsv = ["format"] + [n + "_iso" if k == _TIME else n for n, k in zip(names, kinds)]
+    column = unparsed == "column"
+    line_cell = -1  # the row's cell that holds an unparsed line
+    if column:
+        # a line column of the caller's is the one (the engine writes a
+        # line over its max line into the first line column only)
+        if "line" not in names:
+            tsv.append("line")
+        line_cell = tsv.index("line")
+    source, opened = _source(path_or_file)
+    try:
+        frame, rows, unparsed_lines, directives, code, message = _pct.logs_frame(
+            opts, ",".join(tsv), kinds, line_cell, **source)
+    finally:
+        if opened:
+            os.close(source["fd"])
+    if code != 0:
+        raise LogError(message or f"pct logs failed with status {code}", code)
+    if column:
+        names += ("unparsed",)
+        kinds += (_TEXT,)
+    # as Series: a DataFrame made from a dict of arrays turns a tz-aware
+    # DatetimeArray into Timestamp objects and back (pandas 1.5), 40x slower
+    data = {n: pd.Series(_frame_column(np, pd, frame, rows, i, k), copy=False)
+            for i, (n, k) in enumerate(zip(names, kinds))}
+    df = pd.DataFrame(data, copy=False)
+    df.attrs["unparsed"] = unparsed_lines
+    df.attrs["directives"] = directives
+    return df

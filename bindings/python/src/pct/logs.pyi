@@ -1,5 +1,8 @@
 import os
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Union
+from typing import IO, TYPE_CHECKING, Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:
+    import pandas
 
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -19,7 +22,19 @@ def command(
     percent_u: bool = ...,
     field: Optional[int] = ...,
     threads: Optional[int] = ...,
+    log_format: Optional[str] = ...,
 ) -> List[str]: ...
 def read(path_or_file: Union[_Path, IO[bytes]], format: str = ..., **options: Any) -> Iterator[Dict[str, Any]]: ...
 def read_bytes(path: _Path, format: str = ..., **options: Any) -> bytes: ...
 def read_bytes_from(data: bytes, format: str = ..., **options: Any) -> bytes: ...
+
+DEFAULT_FIELDS: Tuple[str, ...]
+
+def read_frame(
+    path_or_file: Union[_Path, IO[bytes]],
+    fields: Union[None, str, Sequence[str]] = ...,
+    *,
+    format: str = ...,
+    unparsed: Literal["count", "column"] = ...,
+    **options: Any,
+) -> "pandas.DataFrame": ...
