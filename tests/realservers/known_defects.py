@@ -29,19 +29,18 @@ Numbers are the items of issue 24's list:
      lines, varnish's 255-byte URLs) unparsed or not flagged "truncated";
      left: varnishncsa -F '"%m %U%q %H"', whose cut URL has no origin
 Letters are defects the real servers showed that issue 24 does not list
-(A, C, D, E, F and G were fixed with the work on issue 24):
-  B  squid's built-in `combined` logformat writes '"' and '\' inside quoted
-     fields as they are: --format combined leaves a line with a '"' in the
-     URL, Referer or User-Agent unparsed, auto mode reads it as `common`
-     (referer and agent lost), and squid's literal '\x22' or '\t' in a URL
-     is read as an escape
+(all fixed by the work on issue 24; checks.py still names them should one
+come back):
+  A  --log-format '"%m %U%q %H"' (varnishncsa -F): \" \\ \xhh in %U%q not undone
+  B  squid's built-in `combined` logformat (raw '"' and '\' in its quoted
+     fields) read as Apache's combined: lines unparsed, escapes undone
+  C  line output of nginx escape=json lines: bytes that are not UTF-8 copied
+  D  auto mode read varnishncsa -F lines as haproxy, fields wrong
+  E  --log-format refused HAProxy log-format strings
+  F  haproxy lines with an RFC 5424 syslog prefix unparsed
+  G  haproxy `option tcplog` lines unparsed
 """
 
 KNOWN = {
-    ('squid/combined', 'auto', 'unparsed'): {'B'},
-    ('squid/combined', 'auto', 'paths'): {'B'},
-    ('squid/combined', 'format-combined', 'unparsed'): {'B'},
-    ('squid/combined', 'format-combined', 'paths'): {'B'},
-
     ('varnish/custom', 'log-format', 'truncated'): {13},
 }

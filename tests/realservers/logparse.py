@@ -235,6 +235,14 @@ _HAPROXY_CAPTURES = re.compile(rb" \{([^}]*)\} \"")
 def headers(line, spec):
     """(referer, user agent) as the server wrote them (escaped), or None
     where the format has none the harness reads."""
+    if spec.shape == "squid_combined":
+        # squid writes '"' as is: '"REF" "UA" %Ss:%Sh' after the status and
+        # size, read only where one '" "' parts the two
+        raw, closed = field_squid_combined(line, spec.esc)
+        m = re.match(rb'^.*?" \d{3} \d+ "(.*)" (\S+)$', line, re.S) if closed else None
+        if not m or m.group(1).count(b'" "') != 1:
+            return None
+        return tuple(m.group(1).split(b'" "'))
     if spec.shape == "haproxy_httplog":
         # `capture request header Referer`, then User-Agent: {ref|ua}
         m = _HAPROXY_CAPTURES.search(line)

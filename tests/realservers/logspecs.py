@@ -25,7 +25,7 @@ class LogSpec:
         self.has_request = shape != "haproxy_tcplog"
         # Referer and User-Agent: where the harness reads them (logparse.headers)
         self.headers = (shape in ("clf", "varnish_custom", "json") and esc in ("nginx", "apache", "json")
-                        or shape == "haproxy_httplog")
+                        or shape in ("haproxy_httplog", "squid_combined"))
 
 
 def _lf(s):
@@ -78,7 +78,7 @@ SPECS = [
     LogSpec("squid/native", "squid-native.log", "squid_native", "squid",
             {"auto": [], "format-squid": ["--format", "squid"]}, nul_records=True),
     LogSpec("squid/combined", "squid-combined.log", "squid_combined", "squid",
-            {"auto": [], "format-combined": ["--format", "combined"]}, nul_records=True),
+            {"auto": [], "format-squid_combined": ["--format", "squid_combined"]}, nul_records=True),
     LogSpec("lighttpd/default", "lighttpd-default.log", "clf", "apache",
             {"auto": [], "log-format": _lf(LIGHTTPD_DEFAULT)}),
     LogSpec("varnish/default", "varnish-default.log", "clf", "apache",
