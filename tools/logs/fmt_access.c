@@ -275,12 +275,12 @@ static inline size_t blank_at(int esc, const char *p, const char *e)
 /* "HTTP/" in any case (varnish serves "http/1.1") at p, before e. */
 static inline int is_protocol(const char *p, const char *e)
 {
-    uint32_t word;
+    uint32_t word, http;
     if (e - p < 5)
         return 0;
     memcpy(&word, p, 4);
-    return (word | 0x20202020u) == ('h' | 't' << 8 | 't' << 16 | (uint32_t)'p' << 24) &&
-           p[4] == '/';
+    memcpy(&http, "http", 4); /* in memory order: either byte order */
+    return (word | 0x20202020u) == http && p[4] == '/';
 }
 
 /* The bytes a blank may end with, or start with (blank_before, blank_at):
