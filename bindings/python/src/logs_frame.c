@@ -587,14 +587,7 @@ static int run_consume(struct run *r, pthread_t thread)
         int done;
         Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->lock);
         if (r->count == 0 && !r->done) {
-            struct timespec t;
-            clock_gettime(CLOCK_REALTIME, &t);
-            t.tv_nsec += 100 * 1000 * 1000;
-            if (t.tv_nsec >= 1000000000) {
-                t.tv_sec++;
-                t.tv_nsec -= 1000000000;
-            }
-            pthread_cond_timedwait(&r->changed, &r->lock, &t);
+            logs_wait_briefly(&r->changed, &r->lock);
         }
         if (r->count > 0) {
             c = r->queue[r->head];

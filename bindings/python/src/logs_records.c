@@ -408,6 +408,18 @@ static int on_records(void *ctx, struct log_values *v, const struct log_session_
     return 0;
 }
 
+void logs_wait_briefly(pthread_cond_t *changed, pthread_mutex_t *lock)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 100 * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(changed, lock, &t);
+}
+
 int logs_feed_file(struct log_session *s, PyObject *file, atomic_int *stop, PyObject *exc[3])
 {
     for (;;) {
@@ -574,14 +586,7 @@ static PyObject *reader_next(Reader *rd)
         int done = 0;
         Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&rd->lock);
         if (rd->count == 0 && !rd->done) {
-            struct timespec t;
-            clock_gettime(CLOCK_REALTIME, &t);
-            t.tv_nsec += 100 * 1000 * 1000;
-            if (t.tv_nsec >= 1000000000) {
-                t.tv_sec++;
-                t.tv_nsec -= 1000000000;
-            }
-            pthread_cond_timedwait(&rd->changed, &rd->lock, &t);
+            logs_wait_briefly(&rd->changed, &rd->lock);
         }
         if (rd->count > 0) {
             batch = rd->queue[rd->head];

@@ -44,4 +44,8 @@ PyObject *logs_message_text(struct logs_messages *m, const char *error, int resu
  * interrupts the run. */
 int logs_feed_file(struct log_session *s, PyObject *file, atomic_int *stop, PyObject *exc[3]);
 
+/* Waits on changed (lock held) for at most 0.1 s, so that a waiting
+ * consumer looks at Ctrl-C (the signal handlers run) that often. */
+void logs_wait_briefly(pthread_cond_t *changed, pthread_mutex_t *lock);
+
 #endif
