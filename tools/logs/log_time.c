@@ -120,19 +120,28 @@ static int digits_where(const char *p, uint64_t sel)
 #define BYTE_K(k) (0x80ULL << (8 * (k)))
 #endif
 
+/* "HH:MM:SS", a time of day from_clf accepts. */
+static int clf_time_of_day(const char *p)
+{
+    int ok =
+        digits_where(p, BYTE_K(0) | BYTE_K(1) | BYTE_K(3) | BYTE_K(4) | BYTE_K(6) | BYTE_K(7)) &
+        (p[2] == ':') & (p[5] == ':');
+#define TWO(i) ((p[i] - '0') * 10 + (p[(i) + 1] - '0'))
+    return ok && TWO(0) <= 23 && TWO(3) <= 59 && TWO(6) <= 60;
+#undef TWO
+}
+
 static size_t from_clf(struct span t, char *out)
 {
     if (t.n != 26)
         return 0;
-    /* digits at 0 1 7 | 8 9 10 12 13 15 | 18 19 22 23 24 25 */
+    /* the date's and the zone's digits at 0 1 7 | 8 9 10 | 22 23 24 25;
+     * the time of day (12..19) is clf_time_of_day's */
     int ok = digits_where(t.p, BYTE_K(0) | BYTE_K(1) | BYTE_K(7)) &
-             digits_where(t.p + 8,
-                          BYTE_K(0) | BYTE_K(1) | BYTE_K(2) | BYTE_K(4) | BYTE_K(5) | BYTE_K(7)) &
-             digits_where(t.p + 18,
-                          BYTE_K(0) | BYTE_K(1) | BYTE_K(4) | BYTE_K(5) | BYTE_K(6) | BYTE_K(7)) &
-             (t.p[16] >= '0') & (t.p[16] <= '9') & (t.p[2] == '/') & (t.p[6] == '/') &
-             (t.p[11] == ':') & (t.p[14] == ':') & (t.p[17] == ':') & (t.p[20] == ' ') &
-             ((t.p[21] == '+') | (t.p[21] == '-'));
+             digits_where(t.p + 8, BYTE_K(0) | BYTE_K(1) | BYTE_K(2)) &
+             digits_where(t.p + 18, BYTE_K(4) | BYTE_K(5) | BYTE_K(6) | BYTE_K(7)) &
+             (t.p[2] == '/') & (t.p[6] == '/') & (t.p[11] == ':') & (t.p[20] == ' ') &
+             ((t.p[21] == '+') | (t.p[21] == '-')) & clf_time_of_day(t.p + 12);
     /* The month: its second and third letters summed pick its slot (the
      * twelve sums differ in their low 5 bits), then its name is compared. */
     static const unsigned char month_at[32] = {0, 7, 4, 6, 0, 11, 0, 2,  12, 0, 0, 0, 0, 0, 0, 1,
@@ -145,8 +154,7 @@ static size_t from_clf(struct span t, char *out)
         /* the digits are checked: their values without loops */
 #define TWO(i) ((t.p[i] - '0') * 10 + (t.p[(i) + 1] - '0'))
     const int day = TWO(0);
-    if ((day == 0) | (day > 31) | (TWO(12) > 23) | (TWO(15) > 59) | (TWO(18) > 60) |
-        (TWO(22) > 23) | (TWO(24) > 59))
+    if ((day == 0) | (day > 31) | (TWO(22) > 23) | (TWO(24) > 59))
         return 0;
     if (day > 28 && !valid_date_time(TWO(7) * 100 + TWO(9), month, day, 0, 0, 0))
         return 0;
@@ -258,17 +266,6 @@ size_t log_time_iso(struct span date, struct span t, char *out)
         return (size_t)(o - out);
     }
     return from_unix(t, out);
-}
-
-/* "HH:MM:SS", a time of day from_clf accepts. */
-static int clf_time_of_day(const char *p)
-{
-    int ok =
-        digits_where(p, BYTE_K(0) | BYTE_K(1) | BYTE_K(3) | BYTE_K(4) | BYTE_K(6) | BYTE_K(7)) &
-        (p[2] == ':') & (p[5] == ':');
-#define TWO(i) ((p[i] - '0') * 10 + (p[(i) + 1] - '0'))
-    return ok && TWO(0) <= 23 && TWO(3) <= 59 && TWO(6) <= 60;
-#undef TWO
 }
 
 size_t log_time_iso_memo(struct log_time_memo *m, struct span date, struct span t, char *out)
