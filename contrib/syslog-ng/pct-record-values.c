@@ -91,24 +91,15 @@ void pct_append_escaped(GString *out, const gchar *src, gsize n)
     g_string_append_len(out, src + run, (gssize)(n - run));
 }
 
-/* A JSON string's contents: '"', '\' and every control (C0, DEL, C1) as
- * JSON escapes. */
+/* A JSON string: '"' and '\' escaped (its text holds no control byte:
+ * pct_append_escaped). */
 static void append_json_string(GString *out, const gchar *src, gsize n)
 {
     g_string_append_c(out, '"');
     for (gsize i = 0; i < n; i++) {
-        const guchar c = (guchar)src[i];
-        if (c == '"' || c == '\\') {
+        if (src[i] == '"' || src[i] == '\\')
             g_string_append_c(out, '\\');
-            g_string_append_c(out, (gchar)c);
-        } else if (c < 0x20 || c == 0x7f) {
-            append_hex(out, "\\u00", c);
-        } else if (c == 0xc2 && i + 1 < n && (guchar)src[i + 1] >= 0x80 &&
-                   (guchar)src[i + 1] <= 0x9f) {
-            append_hex(out, "\\u00", (guchar)src[++i]);
-        } else {
-            g_string_append_c(out, (gchar)c);
-        }
+        g_string_append_c(out, src[i]);
     }
     g_string_append_c(out, '"');
 }
@@ -286,8 +277,11 @@ static int on_member(void *ctx, int event, const char *p, size_t n)
             set_value(w, v->json->str, (gssize)v->json->len, LM_VT_JSON);
         return 0;
     case LOG_JSON_STRING:
+        /* escaped as a value is, then as JSON */
         json_comma(w);
-        append_json_string(v->json, p, n);
+        g_string_truncate(v->value, 0);
+        pct_append_escaped(v->value, p, n);
+        append_json_string(v->json, v->value->str, v->value->len);
         return 0;
     case LOG_JSON_LITERAL:
         json_comma(w);

@@ -1,0 +1,503 @@
+"""tests/syslog-ng/test_syslog_ng.py MODULE_DIR PCT - the syslog-ng module in
+Debian's syslog-ng.
+
+Starts syslog-ng (3.38, in the foreground, a private configuration, sockets
+on free ports of 127.0.0.1, its module path MODULE_DIR before the default one)
+and sends it access-log lines of every format `pct logs --list-formats` names:
+a sample line of each (tests/cli) and variants with random request targets
+(escapes of every kind, control bytes, bad UTF-8, repeated and empty query
+names), lines with raw control bytes, a malformed line, and a 64 KB line. Each
+line goes over UDP in a syslog header (RFC 3164, as haproxy sends it) and over
+TCP as a bare line. The parser's name-value pairs, written with
+$(format-json .pct.*), must be what `pct logs --json` says for the same line
+(the documented mapping: control bytes and '\\' escaped, nulls unset, dotted
+names nested, a query by name); a line that does not parse must take the else
+branch with no .pct.* value. The template functions are checked against `pct
+decode`, `pct encode` and `pct path`. syslog-ng is stopped by its pid, also
+when a check fails.
+
+Prints one line per failed check, then "N passed, M failed". PCT_TEST_SEED
+replays a run (the seed is printed).
+"""
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tests", "cli"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "nginx"))
+
+from harness import Checks, free_ports  # noqa: E402
+
+SYSLOG_NG = os.environ.get("SYSLOG_NG", "/usr/sbin/syslog-ng")
+DEFAULT_MODULES = "/usr/lib/syslog-ng/3.38"
+LONG_PATH = 64 * 1024  # the 64 KB line: a path this long
+VARIANTS = 6  # random variants of each format's sample line
+
+CONFIG = """@version: 3.38
+options { stats-freq(0); log-msg-size(200000); };
+
+source s_udp { network(ip("127.0.0.1") port(%(udp)d) transport("udp") so-rcvbuf(8388608)); };
+source s_tcp { network(ip("127.0.0.1") port(%(tcp)d) transport("tcp") flags(no-parse)
+                       log-msg-size(200000)); };
+source s_tf { network(ip("127.0.0.1") port(%(tf)d) transport("tcp") flags(no-parse)); };
+
+template t_ok { template("$(format-json --no-cast --scope none --pair msg=$MSG --key .pct.*)\\n"); };
+destination d_udp_ok { file("%(dir)s/udp-ok.json" template(t_ok)); };
+destination d_udp_bad { file("%(dir)s/udp-bad.json" template(t_ok)); };
+destination d_tcp_ok { file("%(dir)s/tcp-ok.json" template(t_ok)); };
+destination d_tcp_bad { file("%(dir)s/tcp-bad.json" template(t_ok)); };
+destination d_tf { file("%(dir)s/tf.json" template('$(format-json --no-cast --scope none
+    --pair msg=$MSG
+    --pair dec="$(pct-decode $MSG)"
+    --pair dec_plus="$(pct-decode --plus --keep /? $MSG)"
+    --pair enc="$(pct-encode component $MSG)"
+    --pair enc_path="$(pct-encode path --keep-escapes $MSG)"
+    --pair enc_form="$(pct-encode form --plus $MSG)"
+    --pair norm="$(pct-normalize-path nginx $MSG)"
+    --pair norm_default="$(pct-normalize-path default $MSG)")\n')); };
+
+parser p_pct { pct-access-log-parser(format(auto) prefix(".pct.") query(form)); };
+
+log { source(s_udp);
+      if { parser(p_pct); destination(d_udp_ok); } else { destination(d_udp_bad); }; };
+log { source(s_tcp);
+      if { parser(p_pct); destination(d_tcp_ok); } else { destination(d_tcp_bad); }; };
+log { source(s_tf); destination(d_tf); };
+"""
+
+
+# ----------------------------------------------------------------- lines
+
+
+def samples():
+    """A sample line of each format, from the `pct logs` tests."""
+    import test_logs_formats
+    import test_logs_registry
+
+    lines = {fmt: line for _, fmt, line, *_ in test_logs_formats.SAMPLES}
+    lines.update(test_logs_registry.EXTRA_SAMPLES)
+    return lines
+
+
+def formats(pct):
+    out = subprocess.run([pct, "logs", "--list-formats"], capture_output=True, check=True,
+                         timeout=60).stdout.decode()
+    return [line.split("\t")[0] for line in out.splitlines() if line]
+
+
+def random_escape(rng):
+    kind = rng.randrange(8)
+    if kind == 0:
+        return "%%%02X" % rng.randrange(0x20)  # a control byte
+    if kind == 1:
+        return rng.choice(["%2F", "%2f", "%5C", "%25", "%7F", "%C2%85", "%2B", "%26", "%3D"])
+    if kind == 2:
+        return rng.choice(["%C3%A9", "%E2%82%AC", "%F0%9F%98%80"])  # UTF-8
+    if kind == 3:
+        return rng.choice(["%C3%28", "%FF", "%E2%82", "%C0%AF"])  # not UTF-8
+    if kind == 4:
+        return rng.choice(["%", "%4", "%G1", "%%"])  # malformed
+    if kind == 5:
+        return "%%%02x" % rng.randrange(0x20, 0x7F)
+    return rng.choice(["a", "Z", "~", "-", ".", "_", "!", "$", "'", "(", "*", ",", ";", ":", "@"])
+
+
+def random_word(rng, n):
+    return "".join(random_escape(rng) for _ in range(rng.randrange(n + 1)))
+
+
+def random_target(rng):
+    path = "".join("/" + random_word(rng, 4) for _ in range(rng.randrange(1, 5)))
+    if rng.random() < 0.2:
+        path += "/..%2F" + random_word(rng, 2)
+    if rng.random() < 0.3:
+        return path
+    pairs = []
+    names = ["q", "x", "a%20b", "", "n%0Am", "k", "ç"]
+    for _ in range(rng.randrange(1, 6)):
+        name = rng.choice(names)
+        pairs.append(name + ("=" + random_word(rng, 3) if rng.random() < 0.8 else ""))
+    return path + "?" + "&".join(pairs) + ("+x+%2B" if rng.random() < 0.3 else "")
+
+
+REQUEST = re.compile(r'(?:GET|POST|PUT|HEAD) ([^ "]+)')
+
+
+def variant(line, target):
+    """The line with its request target replaced (an absolute URL keeps its
+    scheme and host), or None when it has none."""
+    m = REQUEST.search(line)
+    if m is None:
+        return None
+    old = m.group(1)
+    u = re.match(r"(https?://[^/]+)", old)
+    new = (u.group(1) if u else "") + target
+    return line[:m.start(1)] + new + line[m.end(1):]
+
+
+def test_lines(pct, rng, checks):
+    """Every line to send: (label, line)."""
+    sample = samples()
+    lines = []
+    for fmt in formats(pct):
+        if fmt == "w3c":
+            continue  # needs its #Fields: header: refused by the parser (test_w3c_refused)
+        if not checks.check("a sample line of " + fmt, fmt in sample):
+            continue
+        lines.append((fmt + " sample", sample[fmt]))
+        for i in range(VARIANTS):
+            v = variant(sample[fmt], random_target(rng))
+            if v is not None:
+                lines.append(("%s variant %d" % (fmt, i), v))
+    combined = sample["combined"]
+    lines.append(("raw control bytes", variant(combined, "/c\x01d\x1b[31m\x7f") +
+                  ' "\x08agent\tx"'))
+    lines.append(("raw C1 control and backslash", variant(combined, "/\u0085\\x") + " \\"))
+    lines.append(("malformed", "this is no access log line"))
+    lines.append(("cut request", '192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a'))
+    lines.append(("two lines? no: a lone CR", variant(combined, "/a\rb")))
+    return lines
+
+
+# ----------------------------------------------------------------- expected
+
+
+def escape_value(s):
+    """What the parser sets for a decoded string: control bytes (C0, DEL, C1)
+    as \\xHH (a C1 control as its two UTF-8 bytes), '\\' as \\\\."""
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\x%02x" % o)
+        elif 0x80 <= o <= 0x9F:
+            out.append("\\xc2\\x%02x" % o)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def nest(obj, dotted, value):
+    """format-json's nesting of a dotted name."""
+    parts = dotted.split(".")
+    for p in parts[:-1]:
+        obj = obj.setdefault(p, {})
+        if not isinstance(obj, dict):
+            return
+    obj[parts[-1]] = value
+
+
+def expected_pairs(record):
+    """The .pct.* pairs, nested as format-json writes them, for a record of
+    `pct logs --json`."""
+    out = {}
+    for key, value in record.items():
+        name = escape_value(key)
+        if value is None:
+            continue
+        if key == "query":
+            query = {}
+            for qname, qvalue in value:
+                query.setdefault(escape_value(qname) or "_", []).append(
+                    escape_value(qvalue if qvalue is not None else ""))
+            for qname, values in query.items():
+                nest(out, "query." + qname, values[0] if len(values) == 1 else values)
+        elif isinstance(value, str):
+            nest(out, name, escape_value(value))
+        else:
+            nest(out, name, escape_strings(value))  # numbers, booleans, lists (JSON text)
+    return out
+
+
+def escape_strings(value):
+    """A list's strings are escaped as values are (then written as JSON)."""
+    if isinstance(value, list):
+        return [escape_strings(v) for v in value]
+    return escape_value(value) if isinstance(value, str) else value
+
+
+def cli_records(pct, messages):
+    """`pct logs --json` of each message alone (a line's format is found
+    from the line only, as the parser finds it)."""
+    records = []
+    for m in messages:
+        r = subprocess.run([pct, "logs", "--json"], input=m.encode("utf-8", "surrogateescape") + b"\n",
+                           capture_output=True, timeout=60)
+        text = r.stdout.decode()
+        records.append(json.loads(text) if r.returncode == 0 and text.count("\n") == 1 else
+                       {"error": "pct logs: exit %d, %r" % (r.returncode, r.stderr[:200])})
+    return records
+
+
+# ----------------------------------------------------------------- syslog-ng
+
+
+class SyslogNg:
+    """syslog-ng in the foreground with a private configuration; stopped by
+    its pid."""
+
+    def __init__(self, module_dir, config, dir_):
+        self.dir = dir_
+        conf = os.path.join(dir_, "syslog-ng.conf")
+        with open(conf, "w") as f:
+            f.write(config)
+        self.log = open(os.path.join(dir_, "syslog-ng.out"), "wb")
+        self.proc = subprocess.Popen(
+            [SYSLOG_NG, "-F", "-f", conf, "-R", os.path.join(dir_, "persist"),
+             "-p", os.path.join(dir_, "syslog-ng.pid"), "-c", os.path.join(dir_, "ctl"),
+             "--module-path=%s:%s" % (module_dir, DEFAULT_MODULES), "--no-caps"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+
+    def output(self):
+        with open(os.path.join(self.dir, "syslog-ng.out"), "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def wait_listening(self, port, seconds=20):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                return True
+            except OSError:
+                time.sleep(0.05)
+        return False
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.kill(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def read_json_lines(path):
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path, "rb") as f:
+        for raw in f:
+            try:
+                out.append(json.loads(raw.decode("utf-8", "surrogateescape")))
+            except ValueError:
+                out.append({"unreadable": raw[:300].decode("utf-8", "replace")})
+    return out
+
+
+def wait_for(paths, count, seconds=30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        total = 0
+        for p in paths:
+            if os.path.exists(p):
+                with open(p, "rb") as f:
+                    total += f.read().count(b"\n")
+        if total >= count:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def send_udp(port, messages):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for i, m in enumerate(messages):
+        s.sendto(b"<134>Nov 27 22:00:00 lb haproxy[12]: " + m.encode("utf-8", "surrogateescape"),
+                 ("127.0.0.1", port))
+        if i % 20 == 19:
+            time.sleep(0.005)  # the loopback socket's buffer is large, but not endless
+    s.close()
+
+
+def send_tcp(port, messages):
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(b"".join(m.encode("utf-8", "surrogateescape") + b"\n" for m in messages))
+    s.close()
+
+
+# ----------------------------------------------------------------- checks
+
+
+def raw_controls(value):
+    """The strings in value (nested) that hold a control byte."""
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in raw_controls(k) + raw_controls(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in raw_controls(v)]
+    if isinstance(value, str) and re.search("[\x00-\x1f\x7f-\x9f]", value):
+        return [value]
+    return []
+
+
+def check_transport(checks, name, ok_path, bad_path, messages, records):
+    by_msg = {}
+    for path, branch in ((ok_path, "ok"), (bad_path, "bad")):
+        for obj in read_json_lines(path):
+            by_msg.setdefault(obj.get("msg"), []).append((branch, obj))
+    for (label, m), rec in zip(messages, records):
+        got = by_msg.get(m, [])
+        if not checks.check("%s %s: one output" % (name, label), len(got) == 1,
+                            "%d outputs for %r" % (len(got), m[:200])):
+            continue
+        branch, obj = got[0]
+        if "unparsed" in rec or "error" in rec:
+            checks.check("%s %s: else branch, nothing set" % (name, label),
+                         branch == "bad" and "_pct" not in obj and "error" not in rec,
+                         "%s %r / cli %r" % (branch, obj, rec))
+            continue
+        want = expected_pairs(rec)
+        have = obj.get("_pct")
+        checks.check("%s %s: parsed" % (name, label), branch == "ok", "%r" % obj)
+        checks.check("%s %s: values as pct logs --json" % (name, label), have == want,
+                     "line %r\n  module %r\n  expect %r" % (m[:300], have, want))
+        bad = raw_controls(have)
+        checks.check("%s %s: no raw control byte" % (name, label), not bad, repr(bad[:5]))
+
+
+def test_template_functions(checks, pct, rng, tf_port, dir_):
+    values = ["/a%20b/%2e%2E/c%2Fd%5C?x=1+2", "a+b%2Bc", "%C3%A9t%C3%A9", "/x/../y//z",
+              "caf\u00e9 & co", "100%", "/%41%42%7e/./%2e%2e/q"]
+    for _ in range(20):
+        values.append(random_target(rng).replace("%0", "%3").replace("%1", "%4")
+                      .replace("%7F", "%7E").replace("%C2%85", "%C3%A9"))
+    values = [v for v in values if " " not in v]
+    send_tcp(tf_port, values)
+    path = os.path.join(dir_, "tf.json")
+    checks.check("template functions: every value written", wait_for([path], len(values)))
+    got = {o.get("msg"): o for o in read_json_lines(path)}
+
+    def cli(*args):
+        """pct's output as format-json writes the same bytes: a byte that is
+        not UTF-8 as the text \\xHH."""
+        r = subprocess.run([pct] + list(args), capture_output=True, timeout=60)
+        if r.returncode != 0:
+            return ""
+        text = r.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+        return re.sub("[\udc80-\udcff]", lambda m: "\\x%02x" % (ord(m.group()) - 0xdc00), text)
+
+    for v in values:
+        o = got.get(v)
+        if not checks.check("template functions %r: written" % v, o is not None):
+            continue
+        want = {
+            "dec": cli("decode", "--", v),
+            "dec_plus": cli("decode", "--plus", "--keep", "/?", "--", v),
+            "enc": cli("encode", "--set", "component", "--", v),
+            "enc_path": cli("encode", "--set", "path", "--keep-escapes", "--", v),
+            "enc_form": cli("encode", "--set", "form", "--plus", "--", v),
+            "norm": cli("path", "--policy", "nginx", "--", v),
+            "norm_default": cli("path", "--policy", "default", "--", v),
+        }
+        for k, w in want.items():
+            checks.check("template functions %r: %s" % (v, k), o.get(k, "") == w,
+                         "module %r, pct %r" % (o.get(k), w))
+
+
+def test_w3c_refused(checks, module_dir, dir_):
+    """format(w3c) needs a header no message carries: syslog-ng refuses the
+    configuration, with a message naming the parser."""
+    sub = os.path.join(dir_, "w3c")
+    os.mkdir(sub)
+    conf = os.path.join(sub, "syslog-ng.conf")
+    with open(conf, "w") as f:
+        f.write('@version: 3.38\nsource s { network(ip("127.0.0.1") port(%d)); };\n'
+                'log { source(s); parser { pct-access-log-parser(format(w3c)); }; };\n'
+                % free_ports(1)[0])
+    r = subprocess.run([SYSLOG_NG, "-s", "-f", conf,
+                        "--module-path=%s:%s" % (module_dir, DEFAULT_MODULES)],
+                       capture_output=True, timeout=60)
+    out = (r.stdout + r.stderr).decode("utf-8", "replace")
+    checks.check("format(w3c): configuration syntax accepted", r.returncode == 0, out[-500:])
+    r = subprocess.run([SYSLOG_NG, "-F", "-f", conf, "-R", os.path.join(sub, "persist"),
+                        "-p", os.path.join(sub, "pid"), "-c", os.path.join(sub, "ctl"),
+                        "--module-path=%s:%s" % (module_dir, DEFAULT_MODULES)],
+                       capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    out = (r.stdout + r.stderr).decode("utf-8", "replace")
+    checks.check("format(w3c): refused at start", r.returncode != 0 and "format(w3c)" in out,
+                 "exit %d: %s" % (r.returncode, out[-500:]))
+
+
+def test_bad_options(checks, module_dir, dir_):
+    """Options the parser does not take: a syntax error naming them."""
+    for opt, word in (("query(nope)", "query()"), ("format(nginx-x)", "format()"),
+                      ("colour(red)", "unknown option")):
+        conf = os.path.join(dir_, "bad.conf")
+        with open(conf, "w") as f:
+            f.write('@version: 3.38\nsource s { stdin(); };\n'
+                    'log { source(s); parser { pct-access-log-parser(%s); }; };\n' % opt)
+        r = subprocess.run([SYSLOG_NG, "-s", "-f", conf,
+                            "--module-path=%s:%s" % (module_dir, DEFAULT_MODULES)],
+                           capture_output=True, timeout=60)
+        out = (r.stdout + r.stderr).decode("utf-8", "replace")
+        checks.check("bad option %s: refused" % opt, r.returncode != 0 and word in out,
+                     "exit %d: %s" % (r.returncode, out[-400:]))
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    module_dir, pct = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    seed = int(os.environ.get("PCT_TEST_SEED", random.randrange(1 << 30)))
+    print("seed %d (PCT_TEST_SEED=%d replays it)" % (seed, seed), flush=True)
+    rng = random.Random(seed)
+    checks = Checks()
+    dir_ = tempfile.mkdtemp(prefix="pct-syslog-ng-")
+    server = None
+    try:
+        lines = test_lines(pct, rng, checks)
+        long_line = (("64 KB line", variant(samples()["combined"], "/" + "a%20" * (LONG_PATH // 4))),)
+        udp_ok, udp_bad, tcp_ok, tcp_bad = (os.path.join(dir_, n) for n in
+                                            ("udp-ok.json", "udp-bad.json", "tcp-ok.json",
+                                             "tcp-bad.json"))
+        udp, tcp, tf = free_ports(3)
+        server = SyslogNg(module_dir, CONFIG % {"udp": udp, "tcp": tcp, "tf": tf, "dir": dir_},
+                          dir_)
+        if not checks.check("syslog-ng starts with the module", server.wait_listening(tcp)
+                            and server.wait_listening(tf), server.output()[-2000:]):
+            return checks.summary()
+        time.sleep(0.2)  # the UDP socket is set up with the TCP ones; a moment for safety
+        tcp_lines = lines + list(long_line)
+        send_udp(udp, [m for _, m in lines])
+        send_tcp(tcp, [m for _, m in tcp_lines])
+        records = cli_records(pct, [m for _, m in tcp_lines])
+        checks.check("UDP: every message written", wait_for([udp_ok, udp_bad], len(lines)),
+                     server.output()[-1000:])
+        checks.check("TCP: every message written", wait_for([tcp_ok, tcp_bad], len(tcp_lines)),
+                     server.output()[-1000:])
+        check_transport(checks, "udp", udp_ok, udp_bad, lines, records[:len(lines)])
+        check_transport(checks, "tcp", tcp_ok, tcp_bad, tcp_lines, records)
+        test_template_functions(checks, pct, rng, tf, dir_)
+        server.stop()
+        out = server.output()
+        checks.check("syslog-ng said no error", "rror" not in out, out[-1000:])
+        server = None
+        test_w3c_refused(checks, module_dir, dir_)
+        test_bad_options(checks, module_dir, dir_)
+    finally:
+        if server is not None:
+            server.stop()
+        if checks.failed == 0:
+            shutil.rmtree(dir_, ignore_errors=True)
+        else:
+            print("kept for a look: " + dir_)
+    return checks.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
