@@ -20,6 +20,10 @@ void pct_record_values_init(PctRecordValues *self, const gchar *prefix, enum pct
     self->query_counts = g_array_new(FALSE, FALSE, sizeof(guint));
     self->handles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     self->pair_name = g_string_sized_new(32);
+    for (guint i = 0; i < PCT_MEMBER_SLOTS; i++) {
+        self->members[i].key = g_string_sized_new(16);
+        self->members[i].handle = 0;
+    }
 }
 
 static void query_reset(PctRecordValues *self)
@@ -42,6 +46,8 @@ void pct_record_values_clear(PctRecordValues *self)
     g_string_free(self->json, TRUE);
     g_string_free(self->pair_name, TRUE);
     g_hash_table_destroy(self->handles);
+    for (guint i = 0; i < PCT_MEMBER_SLOTS; i++)
+        g_string_free(self->members[i].key, TRUE);
 }
 
 static const char hex[] = "0123456789abcdef";
@@ -51,6 +57,14 @@ static const char hex[] = "0123456789abcdef";
 static inline gboolean is_special(guchar c)
 {
     return c < 0x20 || c == 0x7f || c == '\\' || c == 0xc2;
+}
+
+gboolean pct_needs_escape(const gchar *src, gsize n)
+{
+    for (gsize i = 0; i < n; i++)
+        if (is_special((guchar)src[i]))
+            return TRUE;
+    return FALSE;
 }
 
 static void append_hex(GString *out, const char *prefix, guchar c)
@@ -130,6 +144,8 @@ typedef struct {
     gint pair_at;           /* query: 0 name, 1 value next */
     GString *pair_name;     /* query: the pair's name, escaped */
     gboolean need_comma[8]; /* JSON text: a member before, per depth */
+    guint member;           /* the top-level member's number */
+    NVHandle handle;        /* its name's handle (0: look it up by name) */
 } Walk;
 
 /* Names seen are kept with their handles: syslog-ng's registry of names
@@ -137,19 +153,60 @@ typedef struct {
  * cache is emptied when it grows past this. */
 #define HANDLE_CACHE_MAX 4096
 
-static void set_value(Walk *w, const gchar *value, gssize n, LogMessageValueType type)
+/* The handle of the name in v->name (0: a name syslog-ng refuses, longer
+ * than 255 bytes; it says so). */
+static NVHandle name_handle(PctRecordValues *v)
 {
-    PctRecordValues *v = w->v;
     NVHandle handle = GPOINTER_TO_UINT(g_hash_table_lookup(v->handles, v->name->str));
     if (handle == 0) {
         handle = log_msg_get_value_handle(v->name->str);
         if (handle == 0)
-            return; /* a name syslog-ng refuses (longer than 255 bytes): it says so */
+            return 0;
         if (g_hash_table_size(v->handles) >= HANDLE_CACHE_MAX)
             g_hash_table_remove_all(v->handles);
         g_hash_table_insert(v->handles, g_strdup(v->name->str), GUINT_TO_POINTER(handle));
     }
-    log_msg_set_value_with_type(w->msg, handle, value, n, type);
+    return handle;
+}
+
+/* The handle of top-level member number i named key[0..n): the members of
+ * a format come in the same order line after line, so the last name seen
+ * at i is compared first (no name built, no hashing). */
+static NVHandle member_handle(Walk *w, const gchar *key, gsize n)
+{
+    PctRecordValues *v = w->v;
+    PctMemberSlot *slot = w->member < PCT_MEMBER_SLOTS ? &v->members[w->member] : NULL;
+    if (slot != NULL && slot->handle != 0 && slot->key->len == n &&
+        memcmp(slot->key->str, key, n) == 0)
+        return slot->handle;
+    g_string_truncate(v->name, w->prefix_len);
+    pct_append_escaped(v->name, key, n);
+    NVHandle handle = name_handle(v);
+    if (slot != NULL) {
+        g_string_assign(slot->key, "");
+        g_string_append_len(slot->key, key, (gssize)n);
+        slot->handle = handle;
+    }
+    return handle;
+}
+
+static void set_handle(Walk *w, NVHandle handle, const gchar *value, gssize n,
+                       LogMessageValueType type)
+{
+    if (handle != 0)
+        log_msg_set_value_with_type(w->msg, handle, value, n, type);
+}
+
+/* A member's value, escaped (copied only when something is). */
+static void set_escaped(Walk *w, NVHandle handle, const gchar *p, gsize n)
+{
+    if (!pct_needs_escape(p, n)) {
+        set_handle(w, handle, p, (gssize)n, LM_VT_STRING);
+        return;
+    }
+    g_string_truncate(w->v->value, 0);
+    pct_append_escaped(w->v->value, p, n);
+    set_handle(w, handle, w->v->value->str, (gssize)w->v->value->len, LM_VT_STRING);
 }
 
 /* PREFIXquery.NAME for each name of the query (an empty one: "_"). */
@@ -164,8 +221,8 @@ static void query_finish(Walk *w)
         g_string_append(v->name, "query.");
         g_string_append(v->name, name_len > 0 ? item->str : "_");
         const guint count = g_array_index(v->query_counts, guint, i);
-        set_value(w, item->str + name_len + 1, (gssize)(item->len - name_len - 1),
-                  count > 1 ? LM_VT_LIST : LM_VT_STRING);
+        set_handle(w, name_handle(v), item->str + name_len + 1, (gssize)(item->len - name_len - 1),
+                   count > 1 ? LM_VT_LIST : LM_VT_STRING);
     }
     query_reset(v);
 }
@@ -220,23 +277,20 @@ static int on_member(void *ctx, int event, const char *p, size_t n)
     if (w->depth == 0) {
         switch (event) {
         case LOG_JSON_KEY:
-            g_string_truncate(v->name, w->prefix_len);
-            pct_append_escaped(v->name, p, n);
+            w->handle = member_handle(w, p, n);
+            w->query = v->query == PCT_QUERY_BY_NAME && n == 5 && memcmp(p, "query", 5) == 0;
+            w->member++;
             return 0;
         case LOG_JSON_STRING:
-            g_string_truncate(v->value, 0);
-            pct_append_escaped(v->value, p, n);
-            set_value(w, v->value->str, (gssize)v->value->len, LM_VT_STRING);
+            set_escaped(w, w->handle, p, n);
             return 0;
         case LOG_JSON_LITERAL:
-            set_value(w, p, (gssize)n, literal_type(p, n));
+            set_handle(w, w->handle, p, (gssize)n, literal_type(p, n));
             return 0;
         case LOG_JSON_NULL:
             return 0;
         case LOG_JSON_LIST:
             w->depth = 1;
-            w->query =
-                v->query == PCT_QUERY_BY_NAME && strcmp(v->name->str + w->prefix_len, "query") == 0;
             g_string_assign(v->json, "[");
             memset(w->need_comma, 0, sizeof w->need_comma);
             return 0;
@@ -274,7 +328,7 @@ static int on_member(void *ctx, int event, const char *p, size_t n)
     case LOG_JSON_END:
         g_string_append_c(v->json, ']');
         if (--w->depth == 0)
-            set_value(w, v->json->str, (gssize)v->json->len, LM_VT_JSON);
+            set_handle(w, w->handle, v->json->str, (gssize)v->json->len, LM_VT_JSON);
         return 0;
     case LOG_JSON_STRING:
         /* escaped as a value is, then as JSON */

@@ -13,6 +13,13 @@ enum pct_query_store {
     PCT_QUERY_JSON     /* PREFIXquery: the [[name, value], ...] JSON text */
 };
 
+/* The name of a record's member at one position, and its handle. */
+#define PCT_MEMBER_SLOTS 64
+typedef struct {
+    GString *key; /* as the engine gives it (not escaped) */
+    NVHandle handle;
+} PctMemberSlot;
+
 /* What the setting of one record needs; kept by a session of the parser
  * (its buffers are reused from message to message). */
 typedef struct _PctRecordValues {
@@ -24,6 +31,7 @@ typedef struct _PctRecordValues {
     GArray *query_counts;    /* how many values each name has */
     GString *pair_name;      /* a query pair's name, escaped */
     GHashTable *handles;     /* a value's name -> its NVHandle */
+    PctMemberSlot members[PCT_MEMBER_SLOTS];
 } PctRecordValues;
 
 void pct_record_values_init(PctRecordValues *self, const gchar *prefix, enum pct_query_store query);
@@ -36,6 +44,9 @@ void pct_record_values_clear(PctRecordValues *self);
  * engine's non-zero status. */
 int pct_record_values_set(PctRecordValues *self, LogMessage *msg, struct log_values *v,
                           const struct log_session_record *r);
+
+/* 1 if src[0..n) holds a byte pct_append_escaped escapes. */
+gboolean pct_needs_escape(const gchar *src, gsize n);
 
 /* Appends src[0..n) to out with control bytes and '\' escaped (as above). */
 void pct_append_escaped(GString *out, const gchar *src, gsize n);
