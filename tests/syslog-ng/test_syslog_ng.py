@@ -12,7 +12,9 @@ TCP as a bare line. The parser's name-value pairs, written with
 $(format-json .pct.*), must be what `pct logs --json` says for the same line
 (the documented mapping: control bytes and '\\' escaped, nulls unset, dotted
 names nested, a query by name); a line that does not parse must take the else
-branch with no .pct.* value. The template functions are checked against `pct
+branch with no .pct.* value. Parsers with other options (query(plain|keep),
+decode-slash(yes), prefix(), format(NAME), log-format()) get lines of their
+own, against `pct logs --json` with the same options. The template functions are checked against `pct
 decode`, `pct encode` and `pct path`. syslog-ng is stopped by its pid, also
 when a check fails.
 
@@ -73,7 +75,31 @@ log { source(s_udp);
 log { source(s_tcp);
       if { parser(p_pct); destination(d_tcp_ok); } else { destination(d_tcp_bad); }; };
 log { source(s_tf); destination(d_tf); };
+%(variants)s"""
+
+VARIANT_CONFIG = """
+source s_%(name)s { network(ip("127.0.0.1") port(%(port)d) transport("tcp") flags(no-parse)); };
+destination d_%(name)s_ok { file("%(dir)s/%(name)s-ok.json" template("$(format-json --no-cast
+    --scope none --pair msg=$MSG --key %(prefix)s.*)\\n")); };
+destination d_%(name)s_bad { file("%(dir)s/%(name)s-bad.json" template("$(format-json --no-cast
+    --scope none --pair msg=$MSG --key %(prefix)s.*)\\n")); };
+log { source(s_%(name)s);
+      if { parser { pct-access-log-parser(%(options)s); }; destination(d_%(name)s_ok); }
+      else { destination(d_%(name)s_bad); }; };
 """
+
+
+# Parsers with other options, each on a TCP source of its own: the options,
+# the `pct logs` arguments that mean the same, which lines it gets.
+OPTION_VARIANTS = [
+    ("plain", 'format(combined) query(plain) decode-slash(yes) prefix("web.")',
+     ["--format", "combined", "--query", "plain", "--decode-slash"], "web"),
+    ("keep", "format(auto) query(keep)", ["--query", "keep"], "pct"),
+    ("custom", "log-format('$remote_addr [$time_local] \"$request\" $status')",
+     ["--log-format", '$remote_addr [$time_local] "$request" $status'], "pct"),
+]
+CUSTOM_LINES = ['192.0.2.8 [14/Mar/2026:06:00:00 +0000] "GET /c%%20d?a=%s&a=2 HTTP/1.1" 200' % x
+                for x in ("1", "%2F", "x+y", "%0A")] + ["192.0.2.8 no"]
 
 
 # ----------------------------------------------------------------- lines
@@ -166,7 +192,8 @@ def test_lines(pct, rng, checks):
     lines.append(("malformed", "this is no access log line"))
     lines.append(("cut request", '192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a'))
     lines.append(("two lines? no: a lone CR", variant(combined, "/a\rb")))
-    return lines
+    seen = set()  # the outputs are told apart by their line: each line once
+    return [(label, m) for label, m in lines if not (m in seen or seen.add(m))]
 
 
 # ----------------------------------------------------------------- expected
@@ -199,15 +226,16 @@ def nest(obj, dotted, value):
     obj[parts[-1]] = value
 
 
-def expected_pairs(record):
+def expected_pairs(record, by_name=True):
     """The .pct.* pairs, nested as format-json writes them, for a record of
-    `pct logs --json`."""
+    `pct logs --json`; by_name: query(form), the query by name (else its
+    JSON text)."""
     out = {}
     for key, value in record.items():
         name = escape_value(key)
         if value is None:
             continue
-        if key == "query":
+        if key == "query" and by_name:
             query = {}
             for qname, qvalue in value:
                 query.setdefault(escape_value(qname) or "_", []).append(
@@ -228,12 +256,12 @@ def escape_strings(value):
     return escape_value(value) if isinstance(value, str) else value
 
 
-def cli_records(pct, messages):
-    """`pct logs --json` of each message alone (a line's format is found
+def cli_records(pct, messages, args=()):
+    """`pct logs --json ARGS` of each message alone (a line's format is found
     from the line only, as the parser finds it)."""
     records = []
     for m in messages:
-        r = subprocess.run([pct, "logs", "--json"], input=m.encode("utf-8", "surrogateescape") + b"\n",
+        r = subprocess.run([pct, "logs", "--json"] + list(args), input=m.encode("utf-8", "surrogateescape") + b"\n",
                            capture_output=True, timeout=60)
         text = r.stdout.decode()
         records.append(json.loads(text) if r.returncode == 0 and text.count("\n") == 1 else
@@ -344,7 +372,8 @@ def raw_controls(value):
     return []
 
 
-def check_transport(checks, name, ok_path, bad_path, messages, records):
+def check_transport(checks, name, ok_path, bad_path, messages, records, key="_pct",
+                    by_name=True):
     by_msg = {}
     for path, branch in ((ok_path, "ok"), (bad_path, "bad")):
         for obj in read_json_lines(path):
@@ -357,11 +386,11 @@ def check_transport(checks, name, ok_path, bad_path, messages, records):
         branch, obj = got[0]
         if "unparsed" in rec or "error" in rec:
             checks.check("%s %s: else branch, nothing set" % (name, label),
-                         branch == "bad" and "_pct" not in obj and "error" not in rec,
+                         branch == "bad" and key not in obj and "error" not in rec,
                          "%s %r / cli %r" % (branch, obj, rec))
             continue
-        want = expected_pairs(rec)
-        have = obj.get("_pct")
+        want = expected_pairs(rec, by_name)
+        have = obj.get(key)
         checks.check("%s %s: parsed" % (name, label), branch == "ok", "%r" % obj)
         checks.check("%s %s: values as pct logs --json" % (name, label), have == want,
                      "line %r\n  module %r\n  expect %r" % (m[:300], have, want))
@@ -465,9 +494,13 @@ def main():
         udp_ok, udp_bad, tcp_ok, tcp_bad = (os.path.join(dir_, n) for n in
                                             ("udp-ok.json", "udp-bad.json", "tcp-ok.json",
                                              "tcp-bad.json"))
-        udp, tcp, tf = free_ports(3)
-        server = SyslogNg(module_dir, CONFIG % {"udp": udp, "tcp": tcp, "tf": tf, "dir": dir_},
-                          dir_)
+        udp, tcp, tf, *vports = free_ports(3 + len(OPTION_VARIANTS))
+        variants = "".join(VARIANT_CONFIG % {"name": name, "port": port, "dir": dir_,
+                                             "options": options,
+                                             "prefix": ".pct" if prefix == "pct" else prefix}
+                           for (name, options, _, prefix), port in zip(OPTION_VARIANTS, vports))
+        server = SyslogNg(module_dir, CONFIG % {"udp": udp, "tcp": tcp, "tf": tf, "dir": dir_,
+                                                "variants": variants}, dir_)
         if not checks.check("syslog-ng starts with the module", server.wait_listening(tcp)
                             and server.wait_listening(tf), server.output()[-2000:]):
             return checks.summary()
@@ -483,6 +516,16 @@ def main():
         check_transport(checks, "udp", udp_ok, udp_bad, lines, records[:len(lines)])
         check_transport(checks, "tcp", tcp_ok, tcp_bad, tcp_lines, records)
         test_template_functions(checks, pct, rng, tf, dir_)
+        for (name, _, args, prefix), port in zip(OPTION_VARIANTS, vports):
+            these = ([(str(i), m) for i, m in enumerate(CUSTOM_LINES)] if name == "custom" else
+                     [(l, m) for l, m in lines if l.startswith(("combined", "malformed", "raw"))])
+            send_tcp(port, [m for _, m in these])
+            ok, bad = (os.path.join(dir_, "%s-%s.json" % (name, b)) for b in ("ok", "bad"))
+            checks.check(name + ": every message written", wait_for([ok, bad], len(these)))
+            check_transport(checks, name, ok, bad, these,
+                            cli_records(pct, [m for _, m in these], args),
+                            key="_pct" if prefix == "pct" else prefix,
+                            by_name=name not in ("plain", "keep"))
         server.stop()
         out = server.output()
         checks.check("syslog-ng said no error", "rror" not in out, out[-1000:])
