@@ -437,6 +437,91 @@ def test_template_functions(checks, pct, rng, tf_port, dir_):
                          "module %r, pct %r" % (o.get(k), w))
 
 
+HAPROXY = os.environ.get("HAPROXY", "/usr/sbin/haproxy")
+HAPROXY_CONFIG = """global
+    log 127.0.0.1:%(udp)d local0
+defaults
+    mode http
+    log global
+    option httplog
+    timeout connect 1s
+    timeout client 5s
+    timeout server 5s
+frontend fe
+    bind 127.0.0.1:%(http)d
+    http-request return status 200 content-type text/plain string ok
+"""
+HAPROXY_SYSLOG_NG = """
+source s_haproxy { network(ip("127.0.0.1") port(%(port)d) transport("udp")); };
+destination d_haproxy_json { file("%(dir)s/haproxy.json" template("$(format-json --no-cast
+    --scope none --key .pct.* --shift 5)\\n")); };
+destination d_haproxy_msg { file("%(dir)s/haproxy.msg" template("$MSG\\n")); };
+destination d_haproxy_bad { file("%(dir)s/haproxy-unparsed.log"); };
+log { source(s_haproxy);
+      if { parser { pct-access-log-parser(format(haproxy)); };
+           destination(d_haproxy_json); destination(d_haproxy_msg); }
+      else { destination(d_haproxy_bad); }; };
+"""
+HAPROXY_TARGETS = ["/a%20b/caf%C3%A9?q=%26x&q=2&e=", "/x%0Ay%2Fz", "/%ZZ/%", "/p?a+b=c%2Bd",
+                   '/q"uote', "/%E2%82%AC/..%2F/%FF"]
+
+
+def test_real_haproxy(checks, pct, dir_, udp_port):
+    """Debian's haproxy logs over syslog (UDP) to the haproxy source: each
+    request one parsed message, as `pct logs --json --format haproxy` reads
+    the same line (the configuration of the README)."""
+    http = free_ports(1)[0]
+    cfg = os.path.join(dir_, "haproxy.cfg")
+    with open(cfg, "w") as f:
+        f.write(HAPROXY_CONFIG % {"udp": udp_port, "http": http})
+    proc = subprocess.Popen([HAPROXY, "-db", "-f", cfg], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 20
+        up = False
+        while not up and time.time() < deadline and proc.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", http), timeout=0.5).close()
+                up = True
+            except OSError:
+                time.sleep(0.05)
+        if not checks.check("haproxy starts", up):
+            return
+        for target in HAPROXY_TARGETS:
+            c = socket.create_connection(("127.0.0.1", http), timeout=5)
+            c.sendall(("GET %s HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+                       % target).encode())
+            while c.recv(4096):
+                pass
+            c.close()
+        # the probe connections above are logged too (tcp, no request): unparsed
+        json_path, msg_path = os.path.join(dir_, "haproxy.json"), os.path.join(dir_, "haproxy.msg")
+        checks.check("haproxy: every request parsed", wait_for([json_path], len(HAPROXY_TARGETS)))
+    finally:
+        proc.terminate()
+        proc.wait()
+    got = read_json_lines(json_path)
+    with open(msg_path, "rb") as f:
+        msgs = [m.decode("utf-8", "surrogateescape") for m in f.read().splitlines()]
+    records = cli_records(pct, msgs, ["--format", "haproxy"])
+    checks.check("haproxy: one record a message", len(got) == len(msgs) == len(records))
+    paths = []
+    for m, have, rec in zip(msgs, got, records):
+        checks.check("haproxy %r: values as pct logs --json" % m[:80], have == expected_pairs(rec),
+                     "module %r\n  expect %r" % (have, expected_pairs(rec)))
+        paths.append(rec.get("path"))
+    checks.check("haproxy: the requests' paths", sorted(p for p in paths if p) ==
+                 sorted(p for p in (cli_path(pct, t) for t in HAPROXY_TARGETS)), repr(paths))
+
+
+def cli_path(pct, target):
+    """The path of a request target as `pct logs` decodes it (a combined
+    line around it): haproxy's log holds the target as sent ('"' as #22)."""
+    line = '1.2.3.4 - - [14/Mar/2026:06:00:00 +0000] "GET %s HTTP/1.1" 200 1 "-" "-"' % (
+        target.replace('"', '\\"'))
+    return cli_records(pct, [line])[0].get("path")
+
+
 def test_w3c_refused(checks, module_dir, dir_):
     """format(w3c) needs a header no message carries: syslog-ng refuses the
     configuration, with a message naming the parser."""
@@ -494,11 +579,12 @@ def main():
         udp_ok, udp_bad, tcp_ok, tcp_bad = (os.path.join(dir_, n) for n in
                                             ("udp-ok.json", "udp-bad.json", "tcp-ok.json",
                                              "tcp-bad.json"))
-        udp, tcp, tf, *vports = free_ports(3 + len(OPTION_VARIANTS))
+        udp, tcp, tf, hap, *vports = free_ports(4 + len(OPTION_VARIANTS))
         variants = "".join(VARIANT_CONFIG % {"name": name, "port": port, "dir": dir_,
                                              "options": options,
                                              "prefix": ".pct" if prefix == "pct" else prefix}
                            for (name, options, _, prefix), port in zip(OPTION_VARIANTS, vports))
+        variants += HAPROXY_SYSLOG_NG % {"port": hap, "dir": dir_}
         server = SyslogNg(module_dir, CONFIG % {"udp": udp, "tcp": tcp, "tf": tf, "dir": dir_,
                                                 "variants": variants}, dir_)
         if not checks.check("syslog-ng starts with the module", server.wait_listening(tcp)
@@ -526,6 +612,10 @@ def main():
                             cli_records(pct, [m for _, m in these], args),
                             key="_pct" if prefix == "pct" else prefix,
                             by_name=name not in ("plain", "keep"))
+        if os.path.exists(HAPROXY):
+            test_real_haproxy(checks, pct, dir_, hap)
+        else:
+            print("(no %s: the real haproxy is not sent through)" % HAPROXY)
         server.stop()
         out = server.output()
         checks.check("syslog-ng said no error", "rror" not in out, out[-1000:])
