@@ -15,8 +15,10 @@ names nested, a query by name); a line that does not parse must take the else
 branch with no .pct.* value. Parsers with other options (query(plain|keep),
 decode-slash(yes), prefix(), format(NAME), log-format()) get lines of their
 own, against `pct logs --json` with the same options. The template functions
-are checked against `pct decode`, `pct encode` and `pct path`. syslog-ng is
-stopped by its pid, also when a check fails.
+are checked against `pct decode`, `pct encode` and `pct path`. Where Debian's
+haproxy is installed, it logs real requests over syslog to the parser (the
+README's configuration). syslog-ng and haproxy are stopped by their pids,
+also when a check fails.
 
 Prints one line per failed check, then "N passed, M failed". PCT_TEST_SEED
 replays a run (the seed is printed).
