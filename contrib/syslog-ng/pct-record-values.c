@@ -152,11 +152,17 @@ typedef struct {
  * takes a global lock per look-up. Query names come from the logs, so the
  * cache is emptied when it grows past this. */
 #define HANDLE_CACHE_MAX 4096
+#define PCT_NAME_MAX 255 /* syslog-ng's limit on a name's length */
 
 /* The handle of the name in v->name (0: a name syslog-ng refuses, longer
- * than 255 bytes; it says so). */
+ * than PCT_NAME_MAX bytes). */
 static NVHandle name_handle(PctRecordValues *v)
 {
+    /* syslog-ng refuses longer names, with an error message each time: a
+     * log line (a JSON line's key, a query name) must not flood the
+     * processor's own log. Such a pair is left out. */
+    if (v->name->len > PCT_NAME_MAX)
+        return 0;
     NVHandle handle = GPOINTER_TO_UINT(g_hash_table_lookup(v->handles, v->name->str));
     if (handle == 0) {
         handle = log_msg_get_value_handle(v->name->str);

@@ -40,7 +40,8 @@ void pct_record_values_clear(PctRecordValues *self);
 /* Sets PREFIXNAME for every member of record r as `pct logs --json` writes
  * it: strings with every control byte (C0, DEL, C1) and '\' escaped as
  * \xHH and \\, numbers and booleans typed, a null left unset, a list as
- * JSON text; the query as enum pct_query_store says. Returns 0, or the
+ * JSON text; the query as enum pct_query_store says; a member whose name
+ * is longer than syslog-ng takes (255 bytes) left out. Returns 0, or the
  * engine's non-zero status. */
 int pct_record_values_set(PctRecordValues *self, LogMessage *msg, struct log_values *v,
                           const struct log_session_record *r);
