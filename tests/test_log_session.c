@@ -749,7 +749,8 @@ static int event_as_line(void *ctx, int event, const char *p, size_t n)
 {
     char tag[2] = {(char)('0' + event), ' '};
     collect(ctx, tag, 2, 0);
-    collect(ctx, p, n, 0);
+    if (n > 0) /* (a null or a list's end has no text, maybe no pointer) */
+        collect(ctx, p, n, 0);
     collect(ctx, "\n", 1, 0);
     return 0;
 }

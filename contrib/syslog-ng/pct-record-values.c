@@ -280,6 +280,8 @@ static int on_member(void *ctx, int event, const char *p, size_t n)
 {
     Walk *w = ctx;
     PctRecordValues *v = w->v;
+    if (p == NULL) /* a null, a list's start or end */
+        p = "", n = 0;
     if (w->depth == 0) {
         switch (event) {
         case LOG_JSON_KEY:
