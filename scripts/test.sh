@@ -30,7 +30,8 @@
 #           with the module on 127.0.0.1: lines of every format over
 #           UDP and TCP against `pct logs --json`, the template
 #           functions against pct decode/encode/path, Debian's haproxy
-#           logging to it over syslog (tests/syslog-ng/test_syslog_ng.py)
+#           and nginx logging to it over syslog
+#           (tests/syslog-ng/test_syslog_ng.py)
 #   realservers  `pct logs` on the logs Debian's nginx, apache2,      build/realservers
 #           haproxy (+ rsyslog), squid, lighttpd and varnish write on
 #           127.0.0.1 for a seeded corpus of hard requests

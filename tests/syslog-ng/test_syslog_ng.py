@@ -16,9 +16,10 @@ branch with no .pct.* value. Parsers with other options (query(plain|keep),
 decode-slash(yes), prefix(), format(NAME), log-format()) get lines of their
 own, against `pct logs --json` with the same options. The template functions
 are checked against `pct decode`, `pct encode` and `pct path`. Where Debian's
-haproxy is installed, it logs real requests over syslog to the parser (the
-README's configuration). syslog-ng and haproxy are stopped by their pids,
-also when a check fails.
+haproxy and nginx are installed (the realservers step's packages), they log
+real requests over syslog to the parser (haproxy: the README's
+configuration). The servers are stopped by their pids, also when a check
+fails.
 
 Prints one line per failed check, then "N passed, M failed". PCT_TEST_SEED
 replays a run (the seed is printed).
@@ -456,25 +457,71 @@ frontend fe
     bind 127.0.0.1:%(http)d
     http-request return status 200 content-type text/plain string ok
 """
-HAPROXY_SYSLOG_NG = """
-source s_haproxy { network(ip("127.0.0.1") port(%(port)d) transport("udp")); };
-destination d_haproxy_json { file("%(dir)s/haproxy.json" template("$(format-json --no-cast
+# A real server's syslog source: its messages parsed with format(FORMAT).
+SERVER_SYSLOG_NG = """
+source s_%(name)s { network(ip("127.0.0.1") port(%(port)d) transport("udp")); };
+destination d_%(name)s_json { file("%(dir)s/%(name)s.json" template("$(format-json --no-cast
     --scope none --key .pct.* --shift 5)\\n")); };
-destination d_haproxy_msg { file("%(dir)s/haproxy.msg" template("$MSG\\n")); };
-destination d_haproxy_bad { file("%(dir)s/haproxy-unparsed.log"); };
-log { source(s_haproxy);
-      if { parser { pct-access-log-parser(format(haproxy)); };
-           destination(d_haproxy_json); destination(d_haproxy_msg); }
-      else { destination(d_haproxy_bad); }; };
+destination d_%(name)s_msg { file("%(dir)s/%(name)s.msg" template("$MSG\\n")); };
+destination d_%(name)s_bad { file("%(dir)s/%(name)s-unparsed.log"); };
+log { source(s_%(name)s);
+      if { parser { pct-access-log-parser(format(%(format)s)); };
+           destination(d_%(name)s_json); destination(d_%(name)s_msg); }
+      else { destination(d_%(name)s_bad); }; };
 """
 HAPROXY_TARGETS = ["/a%20b/caf%C3%A9?q=%26x&q=2&e=", "/x%0Ay%2Fz", "/%ZZ/%", "/p?a+b=c%2Bd",
                    '/q"uote', "/%E2%82%AC/..%2F/%FF"]
 
 
+def wait_port(proc, port, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def send_requests(port, targets):
+    for target in targets:
+        c = socket.create_connection(("127.0.0.1", port), timeout=5)
+        c.sendall(("GET %s HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
+                   % target).encode())
+        while c.recv(4096):
+            pass
+        c.close()
+
+
+def check_server_log(checks, pct, dir_, name, fmt, targets, probes=0):
+    """name's messages (its .json and .msg files): each the pairs `pct logs
+    --json --format FMT` gives for the same line; the paths of the requests
+    sent among them. probes: connections without a request that the server
+    logs too."""
+    json_path, msg_path = (os.path.join(dir_, name + ext) for ext in (".json", ".msg"))
+    checks.check(name + ": every request parsed",
+                 wait_for([json_path, msg_path], 2 * (len(targets) + probes)))
+    got = read_json_lines(json_path)
+    msgs = []
+    if os.path.exists(msg_path):
+        with open(msg_path, "rb") as f:
+            msgs = [m.decode("utf-8", "surrogateescape") for m in f.read().splitlines()]
+    records = cli_records(pct, msgs, ["--format", fmt])
+    checks.check(name + ": one record a message", len(got) == len(msgs) == len(records))
+    paths = []
+    for m, have, rec in zip(msgs, got, records):
+        checks.check("%s %r: values as pct logs --json" % (name, m[:80]),
+                     have == expected_pairs(rec),
+                     "module %r\n  expect %r" % (have, expected_pairs(rec)))
+        paths.append(rec.get("path"))
+    checks.check(name + ": the requests' paths", sorted(p for p in paths if p) ==
+                 sorted(cli_path(pct, t) for t in targets), repr(paths))
+
+
 def test_real_haproxy(checks, pct, dir_, udp_port):
-    """Debian's haproxy logs over syslog (UDP) to the haproxy source: each
-    request one parsed message, as `pct logs --json --format haproxy` reads
-    the same line (the configuration of the README)."""
+    """Debian's haproxy logs over syslog (UDP): each request one parsed
+    message (the configuration of the README)."""
     http = free_ports(1)[0]
     cfg = os.path.join(dir_, "haproxy.cfg")
     with open(cfg, "w") as f:
@@ -482,41 +529,58 @@ def test_real_haproxy(checks, pct, dir_, udp_port):
     proc = subprocess.Popen([HAPROXY, "-db", "-f", cfg], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
-        deadline = time.time() + 20
-        up = False
-        while not up and time.time() < deadline and proc.poll() is None:
-            try:
-                socket.create_connection(("127.0.0.1", http), timeout=0.5).close()
-                up = True
-            except OSError:
-                time.sleep(0.05)
-        if not checks.check("haproxy starts", up):
+        if not checks.check("haproxy starts", wait_port(proc, http)):
             return
-        for target in HAPROXY_TARGETS:
-            c = socket.create_connection(("127.0.0.1", http), timeout=5)
-            c.sendall(("GET %s HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
-                       % target).encode())
-            while c.recv(4096):
-                pass
-            c.close()
-        # the probe connections above are logged too (tcp, no request): unparsed
-        json_path, msg_path = os.path.join(dir_, "haproxy.json"), os.path.join(dir_, "haproxy.msg")
-        checks.check("haproxy: every request parsed", wait_for([json_path], len(HAPROXY_TARGETS)))
+        send_requests(http, HAPROXY_TARGETS)
+        # (the probe connection of wait_port is logged too: a <BADREQ> record)
+        check_server_log(checks, pct, dir_, "haproxy", "haproxy", HAPROXY_TARGETS, probes=1)
     finally:
         proc.terminate()
         proc.wait()
-    got = read_json_lines(json_path)
-    with open(msg_path, "rb") as f:
-        msgs = [m.decode("utf-8", "surrogateescape") for m in f.read().splitlines()]
-    records = cli_records(pct, msgs, ["--format", "haproxy"])
-    checks.check("haproxy: one record a message", len(got) == len(msgs) == len(records))
-    paths = []
-    for m, have, rec in zip(msgs, got, records):
-        checks.check("haproxy %r: values as pct logs --json" % m[:80], have == expected_pairs(rec),
-                     "module %r\n  expect %r" % (have, expected_pairs(rec)))
-        paths.append(rec.get("path"))
-    checks.check("haproxy: the requests' paths", sorted(p for p in paths if p) ==
-                 sorted(p for p in (cli_path(pct, t) for t in HAPROXY_TARGETS)), repr(paths))
+
+
+NGINX = os.environ.get("NGINX", "/usr/sbin/nginx")
+NGINX_CONFIG = """daemon off;
+master_process off;
+worker_processes 1;
+error_log %(dir)s/nginx-error.log info;
+pid %(dir)s/nginx.pid;
+events { worker_connections 64; }
+http {
+    client_body_temp_path %(dir)s/tmp;
+    proxy_temp_path %(dir)s/tmp;
+    fastcgi_temp_path %(dir)s/tmp;
+    uwsgi_temp_path %(dir)s/tmp;
+    scgi_temp_path %(dir)s/tmp;
+    server {
+        listen 127.0.0.1:%(http)d;
+        access_log syslog:server=127.0.0.1:%(udp)d,tag=nginx combined;
+        location / { return 200 "ok"; }
+    }
+}
+"""
+
+
+def test_real_nginx(checks, pct, dir_, udp_port):
+    """Debian's nginx logs combined lines over syslog (UDP) to the parser."""
+    http = free_ports(1)[0]
+    os.makedirs(os.path.join(dir_, "tmp"), exist_ok=True)
+    conf = os.path.join(dir_, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(NGINX_CONFIG % {"udp": udp_port, "http": http, "dir": dir_})
+    proc = subprocess.Popen([NGINX, "-p", dir_, "-c", conf, "-e",
+                             os.path.join(dir_, "nginx-error.log")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not checks.check("nginx starts", wait_port(proc, http)):
+            return
+        targets = [t for t in HAPROXY_TARGETS if '"' not in t]
+        send_requests(http, targets)
+        check_server_log(checks, pct, dir_, "nginx", "combined", targets)
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGTERM)
+        proc.wait()
 
 
 def cli_path(pct, target):
@@ -584,12 +648,14 @@ def main():
         udp_ok, udp_bad, tcp_ok, tcp_bad = (os.path.join(dir_, n) for n in
                                             ("udp-ok.json", "udp-bad.json", "tcp-ok.json",
                                              "tcp-bad.json"))
-        udp, tcp, tf, hap, *vports = free_ports(4 + len(OPTION_VARIANTS))
+        udp, tcp, tf, hap, ngx, *vports = free_ports(5 + len(OPTION_VARIANTS))
         variants = "".join(VARIANT_CONFIG % {"name": name, "port": port, "dir": dir_,
                                              "options": options,
                                              "prefix": ".pct" if prefix == "pct" else prefix}
                            for (name, options, _, prefix), port in zip(OPTION_VARIANTS, vports))
-        variants += HAPROXY_SYSLOG_NG % {"port": hap, "dir": dir_}
+        for name, port, fmt in (("haproxy", hap, "haproxy"), ("nginx", ngx, "combined")):
+            variants += SERVER_SYSLOG_NG % {"name": name, "port": port, "dir": dir_,
+                                            "format": fmt}
         server = SyslogNg(module_dir, CONFIG % {"udp": udp, "tcp": tcp, "tf": tf, "dir": dir_,
                                                 "variants": variants}, dir_)
         if not checks.check("syslog-ng starts with the module", server.wait_listening(tcp)
@@ -617,10 +683,11 @@ def main():
                             cli_records(pct, [m for _, m in these], args),
                             key="_pct" if prefix == "pct" else prefix,
                             by_name=name not in ("plain", "keep"))
-        if os.path.exists(HAPROXY):
-            test_real_haproxy(checks, pct, dir_, hap)
-        else:
-            print("(no %s: the real haproxy is not sent through)" % HAPROXY)
+        for path, test, port in ((HAPROXY, test_real_haproxy, hap), (NGINX, test_real_nginx, ngx)):
+            if os.path.exists(path):
+                test(checks, pct, dir_, port)
+            else:
+                print("(no %s: its real log lines are not sent through)" % path)
         server.stop()
         out = server.output()
         checks.check("syslog-ng said no error", "rror" not in out, out[-1000:])
