@@ -13,7 +13,7 @@ $(format-json .pct.*), must be what `pct logs --json` says for the same line
 (the documented mapping: control bytes and '\\' escaped, nulls unset, dotted
 names nested, a query by name); a line that does not parse must take the else
 branch with no .pct.* value. Parsers with other options (query(plain|keep),
-decode-slash(yes), prefix(), format(NAME), log-format()) get lines of their
+decode-slash(yes), prefix(), format(NAME), log-format(), template()) get lines of their
 own, against `pct logs --json` with the same options. The template functions
 are checked against `pct decode`, `pct encode` and `pct path`. Where Debian's
 haproxy and nginx are installed (the realservers step's packages), they log
@@ -97,7 +97,7 @@ log { source(s_%(name)s);
 OPTION_VARIANTS = [
     ("plain", 'format(combined) query(plain) decode-slash(yes) prefix("web.")',
      ["--format", "combined", "--query", "plain", "--decode-slash"], "web"),
-    ("keep", "format(auto) query(keep)", ["--query", "keep"], "pct"),
+    ("keep", "format(auto) query(keep) template(\"${MSG}\")", ["--query", "keep"], "pct"),
     ("custom", "log-format('$remote_addr [$time_local] \"$request\" $status')",
      ["--log-format", '$remote_addr [$time_local] "$request" $status'], "pct"),
 ]
