@@ -13,8 +13,8 @@ $(format-json .pct.*), must be what `pct logs --json` says for the same line
 (the documented mapping: control bytes and '\\' escaped, nulls unset, dotted
 names nested, a query by name); a line that does not parse must take the else
 branch with no .pct.* value. Parsers with other options (query(plain|keep),
-decode-slash(yes), prefix(), format(NAME), log-format(), template()) get lines of their
-own, against `pct logs --json` with the same options. The template functions
+decode-slash(yes), prefix(), format(NAME), log-format(), template()) get
+lines of their own, against `pct logs --json` with the same options. The template functions
 are checked against `pct decode`, `pct encode` and `pct path`. Where Debian's
 haproxy and nginx are installed (the realservers step's packages), they log
 real requests over syslog to the parser (haproxy: the README's
