@@ -15,7 +15,8 @@ void pct_record_values_init(PctRecordValues *self, const gchar *prefix, enum pct
     self->name = g_string_sized_new(64);
     self->value = g_string_sized_new(256);
     self->json = g_string_sized_new(256);
-    self->query_index = g_hash_table_new(g_str_hash, g_str_equal);
+    /* (its keys are copies: an item's text moves as values are added) */
+    self->query_index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     self->query_names = g_ptr_array_new();
     self->query_counts = g_array_new(FALSE, FALSE, sizeof(guint));
     self->handles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -265,8 +266,7 @@ static void query_pair_value(Walk *w, const gchar *p, gsize n)
     const guint one = 1, i = v->query_names->len;
     g_ptr_array_add(v->query_names, item);
     g_array_append_val(v->query_counts, one);
-    /* the key is the item's own copy of the name (freed with it) */
-    g_hash_table_insert(v->query_index, item->str, GUINT_TO_POINTER(i));
+    g_hash_table_insert(v->query_index, g_strdup(w->pair_name->str), GUINT_TO_POINTER(i));
 }
 
 static void json_comma(Walk *w)

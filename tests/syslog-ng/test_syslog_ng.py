@@ -195,6 +195,10 @@ def test_lines(pct, rng, checks):
     lines.append(("malformed", "this is no access log line"))
     lines.append(("cut request", '192.0.2.1 - - [14/Mar/2026:06:00:00 +0000] "GET /a'))
     lines.append(("two lines? no: a lone CR", variant(combined, "/a\rb")))
+    # a name given again after long values and another name (the parser's
+    # index of names must not point into text that moved)
+    lines.append(("repeated names, long values", variant(
+        combined, "/r?a=%s&a=%s&b=%s&a=z&b=2" % ("x" * 200, "y" * 200, "w" * 200))))
     # names past syslog-ng's 255 bytes are left out (with no message each time)
     lines.append(("JSON line, long key", '{"RequestPath":"/t%%20p","%s":"v","k\\u0001":"w"}'
                   % ("k" * 300)))
