@@ -635,6 +635,26 @@ def test_bad_options(checks, module_dir, dir_):
                      "exit %d: %s" % (r.returncode, out[-400:]))
 
 
+def test_bad_template_functions(checks, module_dir, dir_):
+    """A template function's bad first argument or option: the configuration
+    is refused with a message that says what it takes."""
+    for call, word in (("$(pct-encode nosuchset $MSG)", "the first argument is a set"),
+                       ("$(pct-normalize-path iis $MSG)", "the first argument is a policy"),
+                       ("$(pct-decode --frobnicate $MSG)", "unknown option"),
+                       ("$(pct-decode --keep)", "CHARS"), ("$(pct-decode --plus)", "no value")):
+        conf = os.path.join(dir_, "badtf.conf")
+        with open(conf, "w") as f:
+            f.write('@version: 3.38\nsource s { network(ip("127.0.0.1") port(%d)); };\n'
+                    'destination d { file("%s/x" template("%s\\n")); };\n'
+                    'log { source(s); destination(d); };\n' % (free_ports(1)[0], dir_, call))
+        r = subprocess.run([SYSLOG_NG, "-s", "-f", conf,
+                            "--module-path=%s:%s" % (module_dir, DEFAULT_MODULES)],
+                           capture_output=True, timeout=60)
+        out = (r.stdout + r.stderr).decode("utf-8", "replace")
+        checks.check("bad template function %s: refused" % call, r.returncode != 0 and word in out,
+                     "exit %d: %s" % (r.returncode, out[-400:]))
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -698,6 +718,7 @@ def main():
         server = None
         test_w3c_refused(checks, module_dir, dir_)
         test_bad_options(checks, module_dir, dir_)
+        test_bad_template_functions(checks, module_dir, dir_)
     finally:
         if server is not None:
             server.stop()
