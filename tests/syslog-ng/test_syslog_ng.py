@@ -56,7 +56,8 @@ source s_tcp { network(ip("127.0.0.1") port(%(tcp)d) transport("tcp") flags(no-p
                        log-msg-size(200000)); };
 source s_tf { network(ip("127.0.0.1") port(%(tf)d) transport("tcp") flags(no-parse)); };
 
-template t_ok { template("$(format-json --no-cast --scope none --pair msg=$MSG --key .pct.*)\\n"); };
+template t_ok { template("$(format-json --no-cast --scope none --pair msg=$MSG
+                          --key .pct.*)\\n"); };
 destination d_udp_ok { file("%(dir)s/udp-ok.json" template(t_ok)); };
 destination d_udp_bad { file("%(dir)s/udp-bad.json" template(t_ok)); };
 destination d_tcp_ok { file("%(dir)s/tcp-ok.json" template(t_ok)); };
@@ -271,7 +272,8 @@ def cli_records(pct, messages, args=()):
     from the line only, as the parser finds it)."""
     records = []
     for m in messages:
-        r = subprocess.run([pct, "logs", "--json"] + list(args), input=m.encode("utf-8", "surrogateescape") + b"\n",
+        r = subprocess.run([pct, "logs", "--json"] + list(args),
+                           input=m.encode("utf-8", "surrogateescape") + b"\n",
                            capture_output=True, timeout=60)
         text = r.stdout.decode()
         records.append(json.loads(text) if r.returncode == 0 and text.count("\n") == 1 else
@@ -668,7 +670,8 @@ def main():
     server = None
     try:
         lines = test_lines(pct, rng, checks)
-        long_line = (("64 KB line", variant(samples()["combined"], "/" + "a%20" * (LONG_PATH // 4))),)
+        long_line = (("64 KB line",
+                      variant(samples()["combined"], "/" + "a%20" * (LONG_PATH // 4))),)
         udp_ok, udp_bad, tcp_ok, tcp_bad = (os.path.join(dir_, n) for n in
                                             ("udp-ok.json", "udp-bad.json", "tcp-ok.json",
                                              "tcp-bad.json"))
