@@ -4,7 +4,7 @@
  * record set as PREFIXNAME pairs (pct-record-values.c). A message that is
  * no line of a known format (or holds a newline: two lines) does not
  * parse: the parser returns FALSE, which `if (parser(...)) {} else {}`
- * routes on, and sets nothing.
+ * routes on, and sets nothing. A last CR is the end of the line.
  *
  * syslog-ng runs a parser on several threads at once, and a log engine
  * session is used by one thread at a time: the parser keeps a pool of
@@ -177,9 +177,13 @@ static gboolean process(LogParser *s, LogMessage **pmsg, const LogPathOptions *p
                         const gchar *input, gsize input_len)
 {
     PctAccessLogParser *self = (PctAccessLogParser *)s;
-    /* A newline makes two lines of one message: not an access-log line. */
+    /* A newline makes two lines of one message: not an access-log line. A
+     * CR at the end is what is left of a CRLF ending (the log engine's rule:
+     * the CR before a line's LF is part of its ending, not of its text). */
     if (memchr(input, '\n', input_len) != NULL)
         return FALSE;
+    if (input_len > 0 && input[input_len - 1] == '\r')
+        input_len--;
     PctSession *ps = session_take(self);
     if (ps == NULL)
         return FALSE;
