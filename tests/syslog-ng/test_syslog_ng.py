@@ -198,6 +198,7 @@ def test_lines(pct, rng, checks):
     lines.append(("two lines? no: a lone CR", variant(combined, "/a\rb")))
     # a CRLF line's CR (what is left of its ending in a message): the ending
     lines.append(("CR at the end", variant(combined, "/crlf%20x") + "\r"))
+    lines.append(("LF at the end", variant(combined, "/lf%20x") + "\n"))  # (syslog-ng's)
     # a name given again after long values and another name (the parser's
     # index of names must not point into text that moved)
     lines.append(("repeated names, long values", variant(
@@ -274,6 +275,8 @@ def cli_records(pct, messages, args=()):
     from the line only, as the parser finds it)."""
     records = []
     for m in messages:
+        if m.endswith("\n"):  # the message's end, as syslog-ng reads it
+            m = m[:-1]
         r = subprocess.run([pct, "logs", "--json"] + list(args),
                            input=m.encode("utf-8", "surrogateescape") + b"\n",
                            capture_output=True, timeout=60)
@@ -393,8 +396,8 @@ def check_transport(checks, name, ok_path, bad_path, messages, records, key="_pc
         for obj in read_json_lines(path):
             by_msg.setdefault(obj.get("msg"), []).append((branch, obj))
     for (label, m), rec in zip(messages, records):
-        # (over TCP syslog-ng takes a last CR as part of the line's ending)
-        got = by_msg.get(m, []) or (by_msg.get(m[:-1], []) if m.endswith("\r") else [])
+        # (syslog-ng takes a last LF, and over TCP a last CR, as the end)
+        got = by_msg.get(m, []) or (by_msg.get(m[:-1], []) if m.endswith(("\r", "\n")) else [])
         if not checks.check("%s %s: one output" % (name, label), len(got) == 1,
                             "%d outputs for %r" % (len(got), m[:200])):
             continue
