@@ -663,6 +663,17 @@ def test_bad_template_functions(checks, module_dir, dir_):
                      "exit %d: %s" % (r.returncode, out[-400:]))
 
 
+def test_example_config(checks, module_dir):
+    """contrib/syslog-ng/haproxy-json.conf (the README's) is a valid
+    configuration with the module."""
+    conf = os.path.join(ROOT, "contrib", "syslog-ng", "haproxy-json.conf")
+    r = subprocess.run([SYSLOG_NG, "-s", "-f", conf,
+                        "--module-path=%s:%s" % (module_dir, DEFAULT_MODULES)],
+                       capture_output=True, timeout=60)
+    checks.check("haproxy-json.conf: syntax accepted", r.returncode == 0,
+                 (r.stdout + r.stderr).decode("utf-8", "replace")[-500:])
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -728,6 +739,7 @@ def main():
         test_w3c_refused(checks, module_dir, dir_)
         test_bad_options(checks, module_dir, dir_)
         test_bad_template_functions(checks, module_dir, dir_)
+        test_example_config(checks, module_dir)
     finally:
         if server is not None:
             server.stop()
