@@ -460,8 +460,8 @@ step_nginx() {
 # The syslog-ng module (contrib/syslog-ng): built by its build.sh against
 # Debian's syslog-ng-dev, then Debian's syslog-ng (in the foreground, a private
 # configuration, 127.0.0.1) parses lines of every format sent over UDP and TCP
-# (tests/syslog-ng/test_syslog_ng.py, against `pct logs --json`): about 30 s
-# with the first build of the engine in build/syslog-ng, 3 s after.
+# (tests/syslog-ng/test_syslog_ng.py, against `pct logs --json`): under a minute
+# with the first build of the engine in build/syslog-ng, 5 s after.
 step_syslog_ng() {
     banner "syslog-ng: the module in Debian's syslog-ng, on 127.0.0.1 (build/syslog-ng)"
     local t0 p=0 f=0 note='' out counts
