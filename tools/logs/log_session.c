@@ -597,6 +597,7 @@ void log_session_counts(const struct log_session *s, struct log_session_counts *
     c->long_lines = s->total.long_lines;
     for (int i = 0; i < LF_COUNT; i++)
         c->formats[i] = s->total.formats[i];
+    c->truncated = s->total.truncated;
 }
 
 void log_session_print_stats(const struct log_session *s)

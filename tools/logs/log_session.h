@@ -289,6 +289,7 @@ void log_session_messages(struct log_session *s, log_message_fn fn, void *ctx);
 struct log_session_counts {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
     uint64_t formats[LF_COUNT]; /* lines parsed, per format id (log_format_name) */
+    uint64_t truncated;         /* records the server cut (log_cut.h) */
 };
 void log_session_counts(const struct log_session *s, struct log_session_counts *c);
 /* --stats: the report the CLI prints, on stderr. */
