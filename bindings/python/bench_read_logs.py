@@ -3,10 +3,12 @@ processes against pct.logs.read_frame in one process, on one big combined
 log (made here unless --log names one):
 
     python bench_read_logs.py [--size 256MiB] [--blocksize 32MiB] [--runs 3] [--log PATH]
+                              [--threads N]   (the engine's threads per read_frame)
 
 Each run computes the 404s per hour (the frame's rows stay where they were
-made; only the counts come back), and len(): read_frame then pandas in
-this process, read_logs then Dask on the cluster. The runs of the three go
+made; only the counts come back): read_frame then pandas in this process,
+read_logs then Dask on the cluster (one result: two computed together
+would read every partition twice, each fused with its own branch). The runs of the three go
 in turn, so that a machine whose load changes affects them alike; the
 clusters (127.0.0.1 only, no dashboard) are started, and a first round
 run, before timing. The
@@ -40,15 +42,13 @@ def per_hour_404(df):
     return hits.assign(hour=hits.time.dt.hour).groupby("hour").size()
 
 
-def one_process(path):
-    df = pct.logs.read_frame(path, ["time", "path", "status"])
-    return len(df), per_hour_404(df)
+def one_process(path, options):
+    return per_hour_404(pct.logs.read_frame(path, ["time", "path", "status"], **options))
 
 
-def on_cluster(client, path, blocksize):
-    df = pct.dask.read_logs(path, blocksize=blocksize, fields=["time", "path", "status"])
-    rows, counts = client.compute([df.shape[0], per_hour_404(df)], sync=True)
-    return rows, counts
+def on_cluster(client, path, blocksize, options):
+    df = pct.dask.read_logs(path, blocksize=blocksize, fields=["time", "path", "status"], **options)
+    return client.compute(per_hour_404(df), sync=True)
 
 
 def main():
@@ -57,7 +57,9 @@ def main():
     p.add_argument("--blocksize", default="32MiB")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--log")
+    p.add_argument("--threads", type=int)
     args = p.parse_args()
+    options = {"threads": args.threads} if args.threads else {}
     from dask.utils import format_bytes, parse_bytes
     from distributed import Client, LocalCluster
 
@@ -66,7 +68,8 @@ def main():
     if not args.log:
         make_log(path, parse_bytes(args.size))
     size = os.path.getsize(path)
-    print(f"{path}: {format_bytes(size)}, blocksize {args.blocksize}, cores {os.cpu_count()}")
+    print(f"{path}: {format_bytes(size)}, blocksize {args.blocksize}, cores {os.cpu_count()}, "
+          f"threads {args.threads or 'default'}")
     clusters = {}
     for n in (1, 2):
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -81,22 +84,22 @@ def main():
             for name in times:
                 start = time.perf_counter()
                 if name.startswith("read_frame"):
-                    rows, counts = one_process(path)
+                    counts = one_process(path, options)
                 else:
                     client = clusters[1 if "1 worker" in name else 2][1]
-                    rows, counts = on_cluster(client, path, args.blocksize)
+                    counts = on_cluster(client, path, args.blocksize, options)
                 if run > 0:
                     times[name].append(time.perf_counter() - start)
-                got = (int(rows), counts.sort_index().to_dict())
+                got = counts.sort_index().to_dict()
                 if want is None:
                     want = got
                 elif got != want:
-                    sys.exit(f"{name}: a different result: {got[0]} rows, not {want[0]}")
+                    sys.exit(f"{name}: a different result: {got}, not {want}")
     finally:
         for cluster, client in clusters.values():
             client.close()
             cluster.close()
-    print(f"{want[0]} rows")
+    print(f"{sum(want.values())} 404s")
     base = statistics.median(times["read_frame, 1 process"])
     for name, t in times.items():
         m = statistics.median(t)
