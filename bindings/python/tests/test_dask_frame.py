@@ -198,11 +198,13 @@ def cluster_client():
         yield client
 
 
-def loopback_cluster(distributed, workers):
-    """A LocalCluster of worker processes on 127.0.0.1, its HTTP servers too
-    (they listen on every interface by default), with no dashboard."""
+def loopback_cluster(distributed, workers, processes=True):
+    """A LocalCluster of worker processes on 127.0.0.1 (or of threads, talking
+    in-process), its HTTP servers too (they listen on every interface by
+    default), with no dashboard."""
+    where = {"host": "127.0.0.1"} if processes else {}
     return distributed.LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+        n_workers=workers, threads_per_worker=1, processes=processes, **where,
         dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         worker_dashboard_address="127.0.0.1:0")
 
@@ -228,3 +230,14 @@ def test_local_cluster_of_two_processes(cluster_client, plain, rng):
     # the 404s per path: a computation that stays on the cluster
     counts = df[df.status == 404].groupby("path").size().compute()
     assert counts.sum() == (want.status == 404).sum()
+
+
+def test_in_process_cluster(plain):
+    """Workers as threads of this process (processes=False): the inputs
+    reach them unserialized."""
+    distributed = pytest.importorskip("distributed")
+    with loopback_cluster(distributed, 1, processes=False) as cluster, \
+            distributed.Client(cluster) as client:
+        df = pct.dask.read_logs(plain[1], blocksize=8000)
+        got = client.compute(df, sync=True)
+    assert_same_frame(got, pct.logs.read_frame(plain[1]), "in-process cluster")

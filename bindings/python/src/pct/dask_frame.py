@@ -121,6 +121,11 @@ def frame_meta(fields=None, unparsed="count"):
 def read_partition(part, fields, options):
     """Task: one partition, (path, byte_range), as a DataFrame. Its attrs
     (unparsed, directives) are dropped: Dask does not keep them."""
+    if type(part).__name__ == "Serialize":
+        # distributed 2022.12 hands from_map's inputs to the workers of an
+        # in-process cluster (processes=False) still wrapped in its
+        # Serialize (dd.read_csv fails the same way there)
+        part = part.data
     path, byte_range = part
     df = logs.read_frame(path, fields, byte_range=byte_range, **options)
     df.attrs = {}
