@@ -149,6 +149,16 @@ def test_byte_range_read_and_read_frame_concatenate(log_path, rng):
     assert sum(counted) == pct.logs.read_frame(path).attrs["unparsed"]
 
 
+def test_command_takes_byte_range(log_path):
+    path, data = log_path
+    args = pct.logs.command([path], byte_range=(3, len(data)))
+    assert args[args.index("--byte-range") + 1] == f"3:{len(data)}"
+    r = subprocess.run([cli()] + args[1:], capture_output=True, check=True)
+    assert r.stdout == pct.logs.read_bytes(path, byte_range=(3, len(data)))
+    with pytest.raises(ValueError):
+        pct.logs.command([path], byte_range=(4, 3))
+
+
 def test_byte_range_of_a_file_object_with_a_descriptor(log_path):
     path, data = log_path
     with open(path, "rb") as f:

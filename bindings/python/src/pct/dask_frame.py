@@ -148,6 +148,9 @@ def read_logs(paths, blocksize="128MiB", fields=None, **options):
     one partition per file.
     fields and options: as read_frame (format, log_format, referer,
     decode_slash, query, percent_u, threads, unparsed), run on the workers.
+    threads: the engine's threads per partition (read_frame's default:
+    all cores but one); with several tasks at once per machine (worker
+    processes or threads), threads=1 keeps them from sharing cores.
     Lines that do not parse: with unparsed="count" (the default) they are
     no rows, and their counts, which read_frame keeps in df.attrs, are
     dropped (Dask keeps no attrs); unparsed="column" keeps them as rows,

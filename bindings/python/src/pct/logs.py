@@ -108,6 +108,7 @@ def command(
     field=None,
     threads=None,
     log_format=None,
+    byte_range=None,
 ):
     """The argument list of the `pct logs` run (argv[0] is "pct") that writes
     what read() yields for files, for running the command line tool
@@ -133,6 +134,9 @@ def command(
         args += ["--field", str(int(field))]
     if threads is not None:
         args += ["--threads", str(int(threads))]
+    if byte_range is not None:
+        start, end = _byte_range(byte_range)
+        args += ["--byte-range", f"{start}:{end}"]
     args.append("--")
     args += [os.fsdecode(f) for f in files]
     return args
