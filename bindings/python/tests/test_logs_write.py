@@ -104,6 +104,12 @@ def test_write_errors(tmp_path, log_path):
         pct.logs.write(path, out, to="tsv", csv_safe=True)
     with pytest.raises(TypeError):
         pct.logs.write(path, out, no_such_option=1)
+    before = open(path, "rb").read()
+    with pytest.raises(ValueError, match="input"):  # not truncated, not read
+        pct.logs.write(path, path)
+    with open(path, "ab") as same, pytest.raises(ValueError, match="input"):
+        pct.logs.write(path, same)
+    assert open(path, "rb").read() == before
     garbage = tmp_path / "garbage.log"
     garbage.write_bytes(b"not a log line\n")
     with pytest.raises(pct.logs.LogError) as e:
