@@ -1481,9 +1481,12 @@ fail:
 
 PyDoc_STRVAR(decode_many_doc,
              "decode_many($module, /, items, flags=0, keep=None, on_error='raise')\n--\n\n"
-             "decode() over a list of bytes (or of str) in one call of the batch API\n"
-             "(pct_decode_batch64). on_error='none' gives None for an item that fails\n"
-             "instead of raising pct.Error (with .index).");
+             "decode() over a list (or any sequence) of bytes, or of str, through the\n"
+             "batch API (pct_decode_batch64, a chunk of items at a time; the GIL is\n"
+             "released from 16 KiB of input, so threads on separate lists overlap).\n"
+             "One str or bytes is a TypeError (use decode()). on_error='raise' raises\n"
+             "pct.Error (with .index) at the first item that fails; 'none' gives None\n"
+             "for such an item instead.");
 
 static PyObject *py_decode_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
@@ -1494,8 +1497,9 @@ static PyObject *py_decode_many(PyObject *self, PyObject *const *args, Py_ssize_
 
 PyDoc_STRVAR(encode_many_doc,
              "encode_many($module, /, items, set='component', flags=0, on_error='raise')\n--\n\n"
-             "encode() over a list of bytes (or of str) in one call of the batch API\n"
-             "(pct_encode_batch64).");
+             "encode() over a list (or any sequence) of bytes, or of str, through the\n"
+             "batch API (pct_encode_batch64), as decode_many. A str item whose result\n"
+             "would not be UTF-8 (see encode()) fails with INVALID_UTF8.");
 
 static PyObject *py_encode_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
