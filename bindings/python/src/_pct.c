@@ -138,14 +138,13 @@ static PyObject *raise_error(pct_result r, Py_ssize_t index)
  * some bytes 0x80-0xFF and not all of them can do that. */
 static int set_splits_characters(const pct_set *set)
 {
-    int some = 0, all = 1;
-    for (int b = 0x80; b < 0x100; b++) {
-        if (pct_set_contains(set, (unsigned char)b))
-            some = 1;
-        else
-            all = 0;
+    /* bytes 0x80-0xFF: bits[16..31] */
+    unsigned any = 0, every = 0xFF;
+    for (int i = 16; i < 32; i++) {
+        any |= set->bits[i];
+        every &= set->bits[i];
     }
-    return some && !all;
+    return any != 0 && every != 0xFF;
 }
 
 /* The offset of the first character of the UTF-8 text p[0..len) that set
@@ -160,7 +159,7 @@ static Py_ssize_t split_character(const char *p, size_t len, const pct_set *set)
             n = len - i; /* not reached for well-formed UTF-8 */
         int in = 0;
         for (size_t k = 0; k < n; k++)
-            in += pct_set_contains(set, u[i + k]) != 0;
+            in += (set->bits[u[i + k] >> 3] >> (u[i + k] & 7)) & 1;
         if (in != 0 && (size_t)in != n)
             return (Py_ssize_t)i;
         i += n;
@@ -1023,10 +1022,37 @@ static int path_action_arg(PyObject *o, const char *name)
     return -1;
 }
 
+/* The preset of that name (with PCT_PATH_UTF8 added if utf8), or NULL:
+ * made once by pct_path_policy_v2_init, so that a call with no option
+ * neither fills nor copies 256 actions. */
+static const pct_path_policy_v2 *path_preset(const char *name, int utf8)
+{
+    static const char *const names[] = {"default", "nginx", "envoy", "apache", "traefik", "strict"};
+    enum {
+        NPRESETS = sizeof names / sizeof names[0]
+    };
+    static int ready[NPRESETS];
+    static pct_path_policy_v2 presets[NPRESETS][2];
+    for (size_t i = 0; i < NPRESETS; i++) {
+        if (strcmp(name, names[i]) != 0)
+            continue;
+        if (!ready[i]) {
+            if (pct_path_policy_v2_init(&presets[i][0], name) != PCT_OK)
+                return NULL;
+            presets[i][1] = presets[i][0];
+            presets[i][1].options |= PCT_PATH_UTF8;
+            ready[i] = 1;
+        }
+        return &presets[i][utf8 != 0];
+    }
+    return NULL;
+}
+
 /* The v2 policy of normalize_path's arguments a[1..]; -1 with an exception
  * set. As `pct path`: the preset, then the classes (encoded_control first,
  * so that encoded_nul wins for %00), then the options. */
-static int path_policy_args(PyObject *const *a, int is_str, pct_path_policy_v2 *policy)
+static int path_policy_args(PyObject *const *a, int is_str, pct_path_policy_v2 *storage,
+                            const pct_path_policy_v2 **out)
 {
     const char *name = "default";
     if (a[1] != NULL && a[1] != Py_None) {
@@ -1038,11 +1064,21 @@ static int path_policy_args(PyObject *const *a, int is_str, pct_path_policy_v2 *
             return -1;
         }
     }
-    if (pct_path_policy_v2_init(policy, name) != PCT_OK) {
+    const pct_path_policy_v2 *preset = path_preset(name, is_str);
+    if (preset == NULL) {
         PyErr_Format(PyExc_ValueError,
                      "unknown policy %R (default, nginx, envoy, apache, traefik, strict)", a[1]);
         return -1;
     }
+    *out = preset;
+    int options_given = 0;
+    for (int k = PATH_FIRST_CLASS; k < PATH_FIRST_OPTION + PATH_NOPTIONS; k++)
+        options_given |= a[k] != NULL && a[k] != Py_None;
+    if (!options_given)
+        return 0;
+    pct_path_policy_v2 *policy = storage;
+    *policy = *preset;
+    *out = policy;
     static const pct_path_class order[PCT_PATH_CLASSES] = {
         PCT_PATH_CLASS_CONTROL,   PCT_PATH_CLASS_NUL,       PCT_PATH_CLASS_SLASH,
         PCT_PATH_CLASS_BACKSLASH, PCT_PATH_CLASS_SEMICOLON, PCT_PATH_CLASS_PERCENT,
@@ -1103,10 +1139,11 @@ static PyObject *py_normalize_path(PyObject *self, PyObject *const *args, Py_ssi
     int want_report = 0;
     if (a[PATH_NNAMES - 1] != NULL && (want_report = PyObject_IsTrue(a[PATH_NNAMES - 1])) < 0)
         return NULL;
-    pct_path_policy_v2 policy;
+    pct_path_policy_v2 storage;
+    const pct_path_policy_v2 *policy;
     if (input_get(a[0], &in, "normalize_path") < 0)
         return NULL;
-    if (path_policy_args(a, in.is_str, &policy) < 0) {
+    if (path_policy_args(a, in.is_str, &storage, &policy) < 0) {
         input_release(&in);
         return NULL;
     }
@@ -1114,10 +1151,14 @@ static PyObject *py_normalize_path(PyObject *self, PyObject *const *args, Py_ssi
     char *buf = op_buffer(&in, &s, in.len);
     if (buf == NULL)
         return NULL;
+    /* a report when asked for, or for the pct.Error of a refused path */
     pct_path_report report;
+    const unsigned refusals =
+        PCT_PATH_REJECT_ABOVE_ROOT | PCT_PATH_REJECT_DOT_PARAMS | PCT_PATH_REJECT_CHANGED;
+    pct_path_report *want = want_report || (policy->options & refusals) ? &report : NULL;
     pct_result r;
     RUN_MAYBE_RELEASED(input_may_release(&in),
-                       r = pct_normalize_path_v2(in.p, in.len, buf, &policy, &report));
+                       r = pct_normalize_path_v2(in.p, in.len, buf, policy, want));
     if (r.status == PCT_REJECTED_PATH) {
         /* the report says what was done up to the refusal */
         PyObject *exc = error_new(r, -1, NULL);

@@ -5,7 +5,7 @@ With the switch interval made very long, a thread that wants the GIL gets it
 only when the holder releases it: a counter that another thread increments
 can change during a call only if the call released the GIL. No timing is
 asserted: a call that holds the GIL never lets the counter move; one that
-releases it is given five tries of a 128 MiB input to let it move once."""
+releases it is given ten tries of a 128 MiB input to let it move once."""
 
 import sys
 import threading
@@ -27,7 +27,7 @@ def big():
     return data
 
 
-def other_thread_ran_during(call, tries=5):
+def other_thread_ran_during(call, tries=10):
     """Whether a second thread executed Python code while call() ran, in
     one of `tries` calls."""
     counter = [0]
