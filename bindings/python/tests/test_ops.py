@@ -227,3 +227,27 @@ def test_many_long_and_short_items_mixed(rng):
             assert pct.decode_many(items, flags, on_error="none") == want
         got = pct.encode_many(items, "component", on_error="none")
         assert got == [pct.encode(x, "component") for x in items]
+
+
+def test_many_in_threads_at_once(rng):
+    """Threads running batches at the same time (more threads than kept
+    buffer sets; chunks and long items decoded with the GIL released) each
+    get their own right answer."""
+    lists = []
+    for t in range(6):
+        items = [("%41%20" * rng.randrange(0, 40) + str(t)).encode() for _ in range(5000)]
+        items += [b"%42" * (20000 + t), b"%zz" * 7000]
+        lists.append(items)
+    want = [[up.unquote_to_bytes(x) for x in items] for items in lists]
+    got = [None] * len(lists)
+
+    def work(t):
+        for _ in range(10):
+            got[t] = pct.decode_many(lists[t])
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(len(lists))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert got == want
