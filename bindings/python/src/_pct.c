@@ -327,7 +327,8 @@ static PyObject *unquote_str(PyObject *string, const char *encoding, const char 
             buf[j - i] = (char)PyUnicode_READ(kind, data, j);
             j++;
         }
-        piece = decode_run(buf, (size_t)(j - i), encoding, errors, 0, 0);
+        /* buf is this call's own copy: a long run may be decoded without the GIL */
+        piece = decode_run(buf, (size_t)(j - i), encoding, errors, 0, 1);
         if (piece == NULL || PyList_Append(pieces, piece) < 0) {
             Py_XDECREF(piece);
             goto fail;

@@ -7,6 +7,7 @@ can change during a call only if the call released the GIL. No timing is
 asserted: a call that holds the GIL never lets the counter move; one that
 releases it is given ten tries of a 128 MiB input to let it move once."""
 
+import functools
 import sys
 import threading
 
@@ -65,7 +66,17 @@ CALLS = {
     "uri_to_iri_str": lambda d: pct.uri_to_iri(d.decode()),
     "decode": lambda d: pct.decode(d),
     "encode": lambda d: pct.encode(d),
+    # urllib drop-ins; a str with non-ASCII characters is decoded run by run
+    "unquote_to_bytes": lambda d: pct.unquote_to_bytes(d),
+    "unquote_str_with_non_ascii": lambda d: pct.unquote(non_ascii_runs()),
+    "quote": lambda d: pct.quote(d),
 }
+
+
+@functools.lru_cache(maxsize=1)
+def non_ascii_runs():
+    """Runs of 32 KiB of escapes between non-ASCII characters, 128 MiB."""
+    return ("é" + "%41" * (32768 // 3)) * (128 * MIB // 32770)
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
