@@ -1375,9 +1375,9 @@ static int many_big_item(const many_call *c, PyObject *list, PyObject *o, Py_ssi
         return -1;
     }
     pct_result r;
-    Py_BEGIN_ALLOW_THREADS r = c->encode ? pct_encode(p, (size_t)len, dst, c->set, flags)
-                                         : pct_decode_except(p, (size_t)len, dst, c->set, flags);
-    Py_END_ALLOW_THREADS int rc;
+    RUN_MAYBE_RELEASED(1, r = c->encode ? pct_encode(p, (size_t)len, dst, c->set, flags)
+                                        : pct_decode_except(p, (size_t)len, dst, c->set, flags));
+    int rc;
     if (obj != NULL && r.status == PCT_OK && !(c->same_if_same_length && r.count == (size_t)len)) {
         /* the result object itself, cut to its length */
         rc = _PyBytes_Resize(&obj, (Py_ssize_t)r.count);
