@@ -171,14 +171,17 @@ static const char split_detail[] =
     "the set escapes part of this character, so the result is not UTF-8 (encode the str's "
     "bytes to get bytes)";
 
-/* A scratch buffer: on the stack when small. */
+/* A scratch buffer: on the stack when small; or (op_buffer) the bytes
+ * object that becomes the result. */
 typedef struct scratch {
     char *p;
+    PyObject *bytes;
     char stack[STACK_BYTES];
 } scratch;
 
 static char *scratch_get(scratch *s, size_t n)
 {
+    s->bytes = NULL;
     if (n <= STACK_BYTES) {
         s->p = s->stack;
         return s->p;
@@ -191,7 +194,9 @@ static char *scratch_get(scratch *s, size_t n)
 
 static void scratch_free(scratch *s)
 {
-    if (s->p != NULL && s->p != s->stack)
+    if (s->bytes != NULL)
+        Py_CLEAR(s->bytes);
+    else if (s->p != NULL && s->p != s->stack)
         PyMem_Free(s->p);
     s->p = NULL;
 }
@@ -750,17 +755,36 @@ static int flags_arg(PyObject *o, unsigned *flags)
  * as the input's type, or pct.Error; the buffer and the input released. */
 static PyObject *op_finish(input *in, scratch *s, const char *buf, pct_result r)
 {
-    PyObject *out = r.status == PCT_OK ? output_make(in, buf, r.count) : raise_error(r, -1);
+    PyObject *out;
+    if (r.status != PCT_OK) {
+        out = raise_error(r, -1);
+    } else if (s->bytes != NULL) { /* the buffer is the result: cut to its length */
+        out = s->bytes;
+        s->bytes = NULL;
+        s->p = NULL;
+        if (_PyBytes_Resize(&out, (Py_ssize_t)r.count) < 0)
+            out = NULL;
+    } else {
+        out = output_make(in, buf, r.count);
+    }
     scratch_free(s);
     input_release(in);
     return out;
 }
 
-/* A scratch buffer of n bytes for an operation on in, or NULL (MemoryError
- * set, the input released). */
+/* A buffer of n bytes for an operation on in, or NULL (MemoryError set, the
+ * input released). A large one for a bytes result is that result, written
+ * in place (with the GIL released: no copy of a long output holds it). */
 static char *op_buffer(input *in, scratch *s, size_t n)
 {
-    char *buf = scratch_get(s, n);
+    char *buf;
+    if (!in->is_str && n > STACK_BYTES) {
+        s->bytes = n <= (size_t)PY_SSIZE_T_MAX / 2 ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n)
+                                                   : PyErr_NoMemory();
+        buf = s->p = s->bytes ? PyBytes_AS_STRING(s->bytes) : NULL;
+    } else {
+        buf = scratch_get(s, n);
+    }
     if (buf == NULL)
         input_release(in);
     return buf;

@@ -251,3 +251,21 @@ def test_many_in_threads_at_once(rng):
     for th in threads:
         th.join()
     assert got == want
+
+
+def test_long_bytes_results():
+    """Long bytes results are written in place into the result object, then
+    cut to length: values, types and errors as for short ones."""
+    for n in (700, 5000, 70000):
+        data = b"/%41%2f%C3%A9 x+" * n
+        for kind in (bytes, bytearray, memoryview):
+            assert pct.decode(kind(data)) == up.unquote_to_bytes(data)
+            assert pct.decode(kind(data), pct.PLUS) == up.unquote_to_bytes(data.replace(b"+", b" "))
+            assert pct.encode(kind(data), "component") == up.quote_from_bytes(data, safe="").encode()
+            assert pct.normalize(kind(data)) == data.replace(b"%41", b"A").replace(b"%2f", b"%2F")
+            assert pct.iri_to_uri(kind(data)) == data
+        assert type(pct.decode(bytearray(data))) is bytes
+        with pytest.raises(pct.Error) as e:
+            pct.decode(data + b"%zz", pct.STRICT)
+        assert e.value.offset == len(data)
+        assert pct.decode(b"%FF" * n, pct.UTF8_REPLACE) == "\ufffd".encode() * n
