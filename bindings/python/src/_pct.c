@@ -1418,6 +1418,28 @@ static int many_big_item(const many_call *c, PyObject *list, PyObject *o, Py_ssi
     return rc;
 }
 
+/* Checks item i (all bytes or all str, the UTF-8 of a str made) and gives
+ * its length; -1 with an exception set. Done as the items are reached, so
+ * that each is read once from memory for its chunk. */
+static int item_check(const many_call *c, const char *fname, PyObject *o, Py_ssize_t i,
+                      Py_ssize_t *len)
+{
+    if (c->is_str ? !PyUnicode_CheckExact(o) : !PyBytes_CheckExact(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): items must be all bytes or all str (item %zd is %.100s)", fname, i,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (c->is_str && !PyUnicode_IS_ASCII(o) && PyUnicode_AsUTF8AndSize(o, len) == NULL)
+        return -1;
+    item_text(o, c->is_str, len);
+    if ((size_t)*len > (size_t)PY_SSIZE_T_MAX / 3) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs the batch API over a list or tuple of all-bytes or all-str items. */
 static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int encode)
 {
@@ -1463,26 +1485,6 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     const Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject **items = ((PyTupleObject *)seq)->ob_item;
     c.is_str = n > 0 && PyUnicode_CheckExact(items[0]);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = items[i];
-        if (c.is_str ? !PyUnicode_CheckExact(o) : !PyBytes_CheckExact(o)) {
-            Py_DECREF(seq);
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): items must be all bytes or all str (item %zd is %.100s)", fname, i,
-                         Py_TYPE(o)->tp_name);
-            return NULL;
-        }
-        Py_ssize_t len;
-        if (c.is_str && !PyUnicode_IS_ASCII(o) && PyUnicode_AsUTF8AndSize(o, &len) == NULL) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-        item_text(o, c.is_str, &len);
-        if ((size_t)len > (size_t)PY_SSIZE_T_MAX / 3) {
-            Py_DECREF(seq);
-            return PyErr_NoMemory();
-        }
-    }
     if (c.is_str && !encode && !(flags & PCT_UTF8_REPLACE))
         flags |= PCT_UTF8;
     const size_t factor = encode || (flags & PCT_UTF8_REPLACE) ? 3 : 1;
@@ -1503,7 +1505,8 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     Py_ssize_t i = 0;
     while (i < n) {
         Py_ssize_t len;
-        item_text(items[i], c.is_str, &len);
+        if (item_check(&c, fname, items[i], i, &len) < 0)
+            goto fail;
         if ((size_t)len >= RELEASE_GIL_BYTES) {
             if (many_big_item(&c, list, items[i], i, factor, flags) < 0)
                 goto fail;
@@ -1512,9 +1515,12 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
         }
         size_t k = 0, pos = 0;
         while (i + (Py_ssize_t)k < n && k < CHUNK_ITEMS) {
-            const char *p = item_text(items[i + (Py_ssize_t)k], c.is_str, &len);
-            if (pos + (size_t)len > CHUNK_BYTES)
+            PyObject *o = items[i + (Py_ssize_t)k];
+            if (k > 0 && item_check(&c, fname, o, i + (Py_ssize_t)k, &len) < 0)
+                goto fail;
+            if (pos + (size_t)len > CHUNK_BYTES || (size_t)len >= RELEASE_GIL_BYTES)
                 break;
+            const char *p = item_text(o, c.is_str, &len);
             b->src[k] = p;
             pos += (size_t)len;
             b->offsets[++k] = (int64_t)pos;
