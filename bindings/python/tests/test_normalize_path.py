@@ -2,6 +2,7 @@
 tree (PCT_CLI): every preset, every option, the report and the errors
 (status and byte offset), on random paths."""
 
+import pickle
 import subprocess
 
 import pytest
@@ -119,6 +120,8 @@ def test_report():
         pct.normalize_path(b"/a/b/%2e%2e/c", reject_changed=True)
     assert e.value.status == pct.REJECTED_PATH and e.value.offset == 4
     assert "remove-dots" in e.value.report.changes and e.value.report.first_change == 4
+    back = pickle.loads(pickle.dumps(e.value))  # as across a Dask worker boundary
+    assert (back.status, back.offset, back.report) == (e.value.status, 4, e.value.report)
     with pytest.raises(pct.Error) as e:
         pct.normalize_path("/%2F", "traefik")
     assert e.value.status == pct.REJECTED_BYTE and e.value.offset == 1 and e.value.report is None
