@@ -31,6 +31,9 @@ class EditableFinder:
             return
         self.built = True
         verbose = os.environ.get("PCT_EDITABLE_VERBOSE", "") not in ("", "0")
+        if not os.path.isfile(os.path.join(self.build_dir, "build.ninja")):
+            raise ImportError(f"pct (editable install): its build directory {self.build_dir} is gone "
+                              "or was never configured: pip install -e bindings/python again")
         lock = open(os.path.join(self.build_dir, ".pct-editable.lock"), "w")
         try:
             if fcntl is not None:
