@@ -362,7 +362,7 @@ step_python() {
     local t0 dir=build/python note='' p=0 f=0 s=0 counts
     t0=$(pct_now_ms)
     local PCT_PACKAGES=(python3-venv python3-pip python3-dev python3-mesonpy python3-pytest python3-build
-        python3-distributed python3-dask python3-pandas)
+        python3-distributed python3-dask python3-pandas python3-mypy)
     mkdir -p "$dir"
     if ! pct_ensure_packages "$install"; then
         f=1 note="missing Debian packages"
