@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/tables.h"
+#include "simd_shared/tables.h"
 
 typedef __m256i pct_vec;
 

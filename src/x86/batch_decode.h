@@ -2,7 +2,7 @@
  * AVX-512 (SSE4.2, AVX2), written once over the ISA's vec.h (included
  * first): a chunk of a lenient batch decoded as one buffer by
  * x86/decode_body.h, which keeps each block's '%' mask as the map of
- * kernel/batch_body.h (through x86/find_body.h), so that the chunk's bytes
+ * x86/batch_body.h (through x86/find_body.h), so that the chunk's bytes
  * are compared with '%' once. */
 #include "x86/decode_body.h"
 #include "x86/find_body.h"

@@ -3,7 +3,7 @@
  * of PCT_VEC_W bytes in 16-byte lanes, 64 / PCT_VEC_W of them per 64-byte
  * block. Everything here is the same at every width: the lookups are
  * 16-entry shuffles, which work within a lane, so each table is repeated in
- * every lane. The tables themselves are kernel/tables.c's.
+ * every lane. The tables themselves are simd_shared/tables.c's.
  */
 #ifndef PCT_X86_COMMON_H
 #define PCT_X86_COMMON_H
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "pct.h"
-#include "kernel/tables.h"
+#include "simd_shared/tables.h"
 #include "scalar/hex.h"
 
 #define PCT_VECS (64 / PCT_VEC_W)
@@ -136,7 +136,7 @@ PCT_VEC_INLINE pct_vec vec_plus_to_space(pct_vec v)
     return vec_sub8(v, vec_and(vec_eq8(v, vec_set1('+')), vec_set1('+' - ' ')));
 }
 
-/* ---- UTF-8 (tables and reasoning in kernel/tables.h) ---------------------- */
+/* ---- UTF-8 (tables and reasoning in simd_shared/tables.h) ---------------------- */
 
 /* Non-zero at each byte of cur that makes ill-formed UTF-8 with the three
  * bytes before it in the stream (prev1 the nearest). A sequence cut off at

@@ -1,6 +1,6 @@
 /* x86/decode_body.h - the percent-decoder of the x86 implementations without
  * AVX-512 (SSE4.2, AVX2), written once over the ISA's vec.h (included first)
- * and compiled per width. It is the algorithm of kernel/decode_body.h, a
+ * and compiled per width. It is the algorithm of avx512/decode_body.h, a
  * 64-byte block at a time with every block running the same instructions,
  * but not its code: that body's primitives take and return whole 64-byte
  * values (a compacted block, masked loads and stores, 64-entry permutes),
@@ -21,7 +21,7 @@
  *     registers, before the packing (x86_utf8_check).
  *
  * No branch depends on the text but the hand-over to the scalar routine
- * (kernel/handover.c), rare on real text, and one for runs of escapes only
+ * (simd_shared/handover.c), rare on real text, and one for runs of escapes only
  * ("%E3%81%82..."), taken block after block or not at all: those are decoded
  * by fixed shuffles (x86/common.h: vec_decode_dense), twice as fast, and
  * with a UTF-8 check checked as they are decoded. A block
@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "impl.h"
-#include "kernel/handover.h"
+#include "simd_shared/handover.h"
 #include "scalar/hex.h"
 #include "scalar/utf8.h"
 #include "x86/common.h"

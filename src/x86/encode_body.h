@@ -1,6 +1,6 @@
 /* x86/encode_body.h - the percent-encoder of the x86 implementations without
  * AVX-512 (SSE4.2, AVX2), written once over the ISA's vec.h (included first)
- * and compiled per width. It is the algorithm of kernel/encode_body.h, a
+ * and compiled per width. It is the algorithm of avx512/encode_body.h, a
  * 64-byte block at a time:
  *
  *   escaped   bytes of the set (not a space with PCT_PLUS: that is '+'; with
@@ -11,7 +11,7 @@
  * and a block is written in one of three ways: nothing to escape (most
  * ASCII text), stored as it is; everything escaped (UTF-8 text such as
  * Japanese), "%HL" by three fixed shuffles per 16 bytes; anything else,
- * through the expansion tables (kernel/tables.h: pct_encode_group), four
+ * through the expansion tables (simd_shared/tables.h: pct_encode_group), four
  * bytes per shuffle. The first two are runs on real text, so their branches
  * are predicted; the expansion itself has no branch. With PCT_UTF8 the
  * input is checked as UTF-8 on the way, in registers.
@@ -23,8 +23,8 @@
  * rest, from a token boundary.
  */
 #include "impl.h"
-#include "kernel/handover.h"
-#include "kernel/tables.h"
+#include "simd_shared/handover.h"
+#include "simd_shared/tables.h"
 #include "scalar/hex.h"
 #include "scalar/utf8.h"
 #include "x86/common.h"

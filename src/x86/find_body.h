@@ -1,7 +1,7 @@
 /* x86/find_body.h - pct_find, pct_find_all, pct_encode_length and
- * pct_batch_offsets (kernel/batch_body.h) of the x86 implementations
+ * pct_batch_offsets (x86/batch_body.h) of the x86 implementations
  * without AVX-512, over the ISA's vec.h (included first):
- * kernel/find_body.h's loops, one classification per 64-byte block. The
+ * avx512/find_body.h's loops, one classification per 64-byte block. The
  * last bytes are read as the 64 ending at the input's end (those seen
  * already masked off), or from a zero-padded copy when the input is
  * shorter than a block, or when escapes are looked for (their digits are
@@ -88,13 +88,13 @@ PCT_VEC_INLINE void x86_find_all_body(const uint8_t *src, size_t len, const pct_
         bits[i / 64] = x86_tail_in_set(src, len, i, &in_set, &tables);
 }
 
-/* The '%' of the 64 bytes at s (kernel/batch_body.h). */
+/* The '%' of the 64 bytes at s (x86/batch_body.h). */
 PCT_VEC_INLINE uint64_t batch_percent_block(const uint8_t *s)
 {
     return x86_percents(s);
 }
 
-#include "kernel/batch_body.h"
+#include "x86/batch_body.h"
 
 /* Exact length of the encoding: every byte of the set takes 3 bytes, but a
  * space with PCT_PLUS (one '+') and, with PCT_KEEP_ESCAPES, a well-formed

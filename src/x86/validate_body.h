@@ -1,5 +1,5 @@
 /* x86/validate_body.h - the validators of the x86 implementations without
- * AVX-512, over the ISA's vec.h (included first): kernel/validate_body.h's
+ * AVX-512, over the ISA's vec.h (included first): avx512/validate_body.h's
  * algorithm. The blocks of x86/decode_body.h are counted instead of stored,
  * and checked for bytes of the set that are not escaped; with PCT_UTF8 their
  * output is checked as UTF-8 in registers (x86/decode_vec.h). At the first
@@ -8,7 +8,7 @@
  * last bytes (fewer than 66) are read from a zero-padded copy.
  */
 #include "impl.h"
-#include "kernel/handover.h"
+#include "simd_shared/handover.h"
 #include "scalar/hex.h"
 #include "scalar/utf8.h"
 #include "x86/common.h"
