@@ -5,7 +5,7 @@
  * their own for 32- and for 64-bit offsets. The includer defines
  * batch_map (its masks[] a word per 64 bytes), batch_map_masks(m, src,
  * len), batch_map_count(m, len) and batch_strings(wide, m, offsets, n,
- * out0, out_offsets, results): x86/batch_body.h (SSE4.2, AVX2) and
+ * out0, out_offsets, results): generic/batch_body.h (SSE4.2, AVX2) and
  * avx512/batch.h.
  */
 #ifndef PCT_SIMD_SHARED_BATCH_ENTRY_H

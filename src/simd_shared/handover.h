@@ -1,6 +1,6 @@
 /* simd_shared/handover.h - where a SIMD kernel hands bytes to the scalar routine.
  *
- * The kernels (avx512/<op>_body.h, x86/<op>_body.h, compiled once per ISA) decode 64-byte blocks
+ * The kernels (avx512/<op>_body.h, generic/<op>_body.h, compiled once per ISA) decode 64-byte blocks
  * and leave to the scalar reference what they do not do themselves: a
  * malformed escape under PCT_STRICT, %uXXXX escapes, an ill-formed UTF-8
  * sequence (its error offset or its U+FFFD), the stray-'%' rule of
@@ -68,7 +68,7 @@ int pct_decode_handover(const uint8_t *src, size_t len, uint8_t *dst, pct_decode
                         const pct_set *keep, unsigned flags, size_t *consumed, size_t window,
                         pct_result *r);
 
-/* The end of an encoder kernel (avx512/encode_body.h, x86/encode_body.h):
+/* The end of an encoder kernel (avx512/encode_body.h, generic/encode_body.h):
  * the blocks encoded src[0..i) to dst[0..out) (i may run past len), `carry`
  * holds the digits of a kept escape (PCT_KEEP_ESCAPES) that the last block
  * carried into the next. The scalar routine takes the rest from a token

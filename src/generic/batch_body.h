@@ -1,5 +1,5 @@
-/* x86/batch_body.h - pct_batch_offsets of a SIMD implementation
- * without one of its own (SSE4.2 and AVX2, through x86/find_body.h): the
+/* generic/batch_body.h - pct_batch_offsets of a SIMD implementation
+ * without one of its own (the generic family: SSE4.2, AVX2, NEON, through generic/find_body.h): the
  * chunk's '%' as one mask word per 64 bytes, each with the count of '%'
  * before it, then per string one popcount and no branch. The includer
  * defines batch_percent_block(p): the '%' of the 64 bytes at p, bit k for
