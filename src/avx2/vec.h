@@ -114,6 +114,11 @@ PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
     return (uint32_t)_mm256_movemask_epi8(v);
 }
 
+PCT_VEC_INLINE uint32_t vec_mask16(pct_vec v)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm256_castsi256_si128(v));
+}
+
 PCT_VEC_INLINE int vec_is_zero(pct_vec v)
 {
     return _mm256_testz_si256(v, v);

@@ -138,6 +138,8 @@ PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
     return (uint32_t)vaddv_u8(vget_low_u8(bits)) | (uint32_t)vaddv_u8(vget_high_u8(bits)) << 8;
 }
 
+#define vec_mask16 vec_mask
+
 PCT_VEC_INLINE int vec_is_zero(pct_vec v)
 {
     return vmaxvq_u8(v) == 0;

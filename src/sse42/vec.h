@@ -118,6 +118,12 @@ PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
     return (uint32_t)_mm_movemask_epi8(v);
 }
 
+/* The same of the first 16-byte lane only (bits 0-15, no others set). */
+PCT_VEC_INLINE uint32_t vec_mask16(pct_vec v)
+{
+    return (uint32_t)_mm_movemask_epi8(v);
+}
+
 PCT_VEC_INLINE int vec_is_zero(pct_vec v)
 {
     return _mm_testz_si128(v, v);
