@@ -17,6 +17,11 @@ typedef __m256i pct_vec;
 #define PCT_VEC_W 32
 #define PCT_VEC_INLINE static inline __attribute__((always_inline))
 
+#define PCT_VEC_LANES_TABLE(...)                                                                   \
+    {                                                                                              \
+        __VA_ARGS__, __VA_ARGS__                                                                   \
+    }
+
 PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
 {
     return _mm256_loadu_si256((const __m256i *)p);

@@ -245,12 +245,18 @@ PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_ve
                                     const pct_vec_tables *t)
 {
 #define Z 0x80
-    static const uint8_t high_a[16] = {1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z},
-                         high_b[16] = {Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z},
-                         high_c[16] = {Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 5, 8, 11, 14},
-                         low_a[16] = {2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z},
-                         low_b[16] = {Z, Z, Z, Z, Z, 1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z},
-                         low_c[16] = {Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15};
+    static const uint8_t high_a[PCT_VEC_W] =
+        PCT_VEC_LANES_TABLE(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z),
+                         high_b[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z),
+                         high_c[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 5, 8, 11, 14),
+                         low_a[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z),
+                         low_b[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, 1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z),
+                         low_c[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15);
 #undef Z
     const pct_vec a = vec_load_lanes(s, 48), b = vec_load_lanes(s + 16, 48),
                   c = vec_load_lanes(s + 32, 48);
@@ -260,11 +266,11 @@ PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_ve
         (vec_mask(vec_eq8(c, percent)) & PCT_LANES_MASK(0x2492)) != PCT_LANES_MASK(0x2492))
         return 0;
     const pct_vec high =
-        vec_or(vec_or(vec_lookup(a, vec_table(high_a)), vec_lookup(b, vec_table(high_b))),
-               vec_lookup(c, vec_table(high_c)));
+        vec_or(vec_or(vec_lookup(a, vec_load(high_a)), vec_lookup(b, vec_load(high_b))),
+               vec_lookup(c, vec_load(high_c)));
     const pct_vec low =
-        vec_or(vec_or(vec_lookup(a, vec_table(low_a)), vec_lookup(b, vec_table(low_b))),
-               vec_lookup(c, vec_table(low_c)));
+        vec_or(vec_or(vec_lookup(a, vec_load(low_a)), vec_lookup(b, vec_load(low_b))),
+               vec_lookup(c, vec_load(low_c)));
     if (vec_mask(vec_not_hex2(high, low, t)))
         return 0;
     const pct_vec bytes = vec_hex_pair(high, low);

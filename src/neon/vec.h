@@ -36,6 +36,11 @@ typedef uint8x16_t pct_vec;
 #define PCT_VEC_W 16
 #define PCT_VEC_INLINE static inline __attribute__((always_inline))
 
+#define PCT_VEC_LANES_TABLE(...)                                                                   \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
+
 PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
 {
     return vld1q_u8(p);

@@ -16,6 +16,14 @@ typedef __m128i pct_vec;
 #define PCT_VEC_W 16
 #define PCT_VEC_INLINE static inline __attribute__((always_inline))
 
+/* A constant of 16 bytes per lane, in every lane: an initializer of
+ * uint8_t[PCT_VEC_W] (loaded whole with vec_load, so that the compiler can
+ * keep it in memory as an operand). */
+#define PCT_VEC_LANES_TABLE(...)                                                                   \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
+
 PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
 {
     return _mm_loadu_si128((const __m128i *)p);
