@@ -1,4 +1,5 @@
-/* avx2/find.c - pct_find, pct_find_all and pct_encode_length: generic/find_body.h over avx2/vec.h. */
+/* avx2/find.c - pct_find, pct_find_all and pct_encode_length:
+ * generic/find_body.h over avx2/vec.h. */
 #include "avx2/vec.h"
 #include "generic/find_body.h"
 #include "avx2/kernels.h"

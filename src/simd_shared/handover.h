@@ -1,10 +1,9 @@
 /* simd_shared/handover.h - where a SIMD kernel hands bytes to the scalar routine.
  *
- * The kernels (avx512/<op>_body.h, generic/<op>_body.h, compiled once per ISA) decode 64-byte blocks
- * and leave to the scalar reference what they do not do themselves: a
- * malformed escape under PCT_STRICT, %uXXXX escapes, an ill-formed UTF-8
- * sequence (its error offset or its U+FFFD), the stray-'%' rule of
- * pct_normalize, and the last bytes in partial (streaming) mode. This file is
+ * The kernels (avx512/<op>_body.h, generic/<op>_body.h, compiled once per ISA) decode 64-byte
+ * blocks and leave to the scalar reference what they do not do themselves: a malformed escape under
+ * PCT_STRICT, %uXXXX escapes, an ill-formed UTF-8 sequence (its error offset or its U+FFFD), the
+ * stray-'%' rule of pct_normalize, and the last bytes in partial (streaming) mode. This file is
  * compiled without ISA flags, once, for every ISA.
  */
 #ifndef PCT_SIMD_SHARED_HANDOVER_H
