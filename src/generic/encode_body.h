@@ -133,21 +133,21 @@ PCT_VEC_INLINE uint8_t *generic_encode_all(uint8_t *out, pct_vec text, const pct
         PCT_VEC_LANES_TABLE(Z, 0, 1, Z, 2, 3, Z, 4, 5, Z, 6, 7, Z, 8, 9, Z),
                          shuffle_mid[PCT_VEC_W] =
                              PCT_VEC_LANES_TABLE(0, 1, Z, 2, 3, Z, 4, 5, Z, 6, 7, Z, 8, 9, Z, 10),
-                         shuffle_hi[PCT_VEC_W] = PCT_VEC_LANES_TABLE(5, Z, 6, 7, Z, 8, 9, Z, 10, 11,
-                                                                     Z, 12, 13, Z, 14, 15),
-                         percent_lo[PCT_VEC_W] = PCT_VEC_LANES_TABLE('%', 0, 0, '%', 0, 0, '%', 0,
-                                                                     0, '%', 0, 0, '%', 0, 0, '%'),
-                         percent_mid[PCT_VEC_W] = PCT_VEC_LANES_TABLE(0, 0, '%', 0, 0, '%', 0, 0,
-                                                                      '%', 0, 0, '%', 0, 0, '%', 0),
-                         percent_hi[PCT_VEC_W] = PCT_VEC_LANES_TABLE(0, '%', 0, 0, '%', 0, 0, '%',
-                                                                     0, 0, '%', 0, 0, '%', 0, 0);
+                         shuffle_hi[16] = {5, Z, 6, 7, Z, 8, 9, Z, 10, 11, Z, 12, 13, Z, 14, 15},
+                         percent_lo[16] = {'%', 0,   0, '%', 0,   0, '%', 0,
+                                           0,   '%', 0, 0,   '%', 0, 0,   '%'},
+                         percent_mid[16] = {0,   0, '%', 0,   0, '%', 0,   0,
+                                            '%', 0, 0,   '%', 0, 0,   '%', 0},
+                         percent_hi[16] = {0, '%', 0,   0, '%', 0,   0, '%',
+                                           0, 0,   '%', 0, 0,   '%', 0, 0};
 #undef Z
     const pct_vec high = vec_hex_high(text, t), low = vec_hex_low(text, t);
     const pct_vec pairs_lo = vec_unpacklo8(high, low), pairs_hi = vec_unpackhi8(high, low);
     const pct_vec pairs_mid = vec_alignr8(pairs_hi, pairs_lo, 10);
-    const pct_vec o0 = vec_or(vec_lookup(pairs_lo, vec_load(shuffle_lo)), vec_load(percent_lo));
-    const pct_vec o1 = vec_or(vec_lookup(pairs_mid, vec_load(shuffle_mid)), vec_load(percent_mid));
-    const pct_vec o2 = vec_or(vec_lookup(pairs_hi, vec_load(shuffle_hi)), vec_load(percent_hi));
+    const pct_vec o0 = vec_or(vec_lookup(pairs_lo, vec_table(shuffle_lo)), vec_table(percent_lo));
+    const pct_vec o1 =
+        vec_or(vec_lookup(pairs_mid, vec_table(shuffle_mid)), vec_table(percent_mid));
+    const pct_vec o2 = vec_or(vec_lookup(pairs_hi, vec_table(shuffle_hi)), vec_table(percent_hi));
     vec_store_lanes3(out, o0, o1, o2);
     return out + 3 * PCT_VEC_W;
 }
