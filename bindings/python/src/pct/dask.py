@@ -19,6 +19,8 @@ import os
 import sys
 import time
 
+from pct.dask_frame import read_logs  # noqa: F401  (pct.dask.read_logs)
+
 
 def decode_path(path, options):
     """Task: `pct logs --json` of the file at path, as bytes."""
