@@ -815,6 +815,10 @@ static pct_result normalize_path(const char *src, size_t len, char *dst,
         if (escapes)
             did(&s, PCT_PATH_DID_SEE_ENCODED_DOTS, token_in);
         s.out = token_out;
+        /* A literal '%' the segment wrote is gone with it: the hex digits
+         * decoded next must not be kept for it (the fast path's runs go on
+         * into the next segment without the reset of scan_segment). */
+        s.stray = SIZE_MAX;
         if (bare) {
             /* 5.2.4 A and D: a leading "./" or "../" (or a lone "." or
              * "..") is dropped, separator included. */

@@ -268,6 +268,28 @@ static void test_random(void)
     }
 }
 
+/* Found by a seed of test_random: a dot segment with parameters that ends in
+ * a literal '%' (".;%", PCT_PATH_DOT_PARAMS) is removed, and the hex digit
+ * decoded right after the separator must still be decoded: the '%' is gone
+ * from the output. The fast path kept %43 ("/25%43"). */
+static void test_removed_stray_percent(void)
+{
+    static const char *const cases[][2] = {{"/.;%/25%43", "/25C"},
+                                           {"/a/.;%2/25%43", "/a/25C"},
+                                           {"/.;%zz/4%31", "/41"},
+                                           {"/a/b;%/..;%/3%46", "/a/3F"}};
+    pct_path_policy_v2 v2; /* unreserved bytes decoded, as every preset */
+    CHECK(pct_path_policy_v2_init(&v2, "default") == PCT_OK);
+    v2.options |= PCT_PATH_DOT_PARAMS;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *in = cases[c][0], *out = cases[c][1];
+        const pct_result r = pct_normalize_path_v2(in, strlen(in), got, &v2, NULL);
+        if (CHECK_MSG(r.status == PCT_OK, "%s: status %s", in, check_status_name(r.status)))
+            CHECK_MEM(out, strlen(out), got, r.count);
+        compare(in, strlen(in), 0, NULL, &v2, "removed stray '%'");
+    }
+}
+
 int main(void)
 {
     test_seed("test_path_fast");
@@ -278,6 +300,7 @@ int main(void)
         test_lengths();
         test_window_edges();
         test_random();
+        test_removed_stray_percent();
     }
     free(want);
     free(got);
