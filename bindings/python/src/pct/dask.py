@@ -84,16 +84,19 @@ def part_name(index, count):
     return f"part-{index:0{max(5, len(str(count - 1)))}d}"
 
 
-def plan_file(path, blocksize):
+def plan_file(path, blocksize, ship=False):
     """The ranges of one file: [(start, end), ...] for a plain file, [None]
-    (the whole file) for a compressed or empty one. Raises OSError when the
-    file cannot be read, ValueError when it is not a regular file."""
+    (the whole file) for a compressed or empty one, and with ship for one
+    that starts with a W3C directive (its lines need the '#Fields:' line
+    before them, and a shipped block has only its own lines). Raises
+    OSError when the file cannot be read, ValueError when it is not a
+    regular file."""
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):
             raise ValueError(f"{os.fsdecode(path)}: not a regular file (workers read files by path)")
         head = f.read(4)
-    if st.st_size == 0 or head.startswith(COMPRESSED_MAGIC):
+    if st.st_size == 0 or head.startswith(COMPRESSED_MAGIC) or (ship and head.startswith(b"#")):
         return [None], st.st_size
     return [(s, min(s + blocksize, st.st_size)) for s in range(0, st.st_size, blocksize)], st.st_size
 
@@ -277,12 +280,15 @@ def _copy(src, dst):
 def _message(file, error):
     from pct.logs import LogError
 
-    if isinstance(error, LogError):
-        return str(error)  # the engine's, naming the file
     text = str(error) or type(error).__name__
-    if os.fsdecode(file) in text:
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        text = f"{os.fsdecode(error.filename)}: {error.strerror}"  # as pct logs says it
+    elif not isinstance(error, (LogError, OSError)):
+        text = f"{type(error).__name__}: {text}"
+    name = os.fsdecode(file)
+    if name in text or os.path.abspath(name) in text:  # the engine's message names it
         return text
-    return f"{os.fsdecode(file)}: {text}"
+    return f"{name}: {text}"
 
 
 def run(client, files, output, *, to="json", fields=None, options=None, blocksize=DEFAULT_BLOCKSIZE,
@@ -309,7 +315,7 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
     plans = {}
     for f in files:
         try:
-            plans[f] = plan_file(f, blocksize)
+            plans[f] = plan_file(f, blocksize, ship)
         except (OSError, ValueError) as e:
             result.failed[f] = _message(f, e)
             _remove(os.path.join(output, output_name(f, to)))
@@ -384,8 +390,8 @@ def _run_shared(client, plans, outputs, to, fields, options, header, result):
 def _ship_blocks(path, ranges, blocksize):
     """--ship: the blocks of a file as (offset, [bytes, ...]), read one at a
     time: a plain file in blocks of whole lines (those of the next blocksize
-    bytes, cut after the last newline; a longer line whole), a compressed
-    file as one block of blocksize chunks."""
+    bytes, cut after the last newline; a longer line whole), a file planned
+    whole (compressed, W3C) as one block of blocksize chunks."""
     with open(path, "rb") as f:
         if ranges == [None]:
             chunks = []
