@@ -67,6 +67,12 @@ void log_input_read_failed(struct log_input *in, uint64_t at, int err)
 
 ssize_t log_input_read_raw(struct log_input *in, void *dst, size_t n)
 {
+    if (in->ranged) { /* the range's lines end at limit */
+        if (in->offset >= in->limit)
+            return 0;
+        if (n > in->limit - in->offset)
+            n = (size_t)(in->limit - in->offset);
+    }
     for (;;) {
         ssize_t got = read(in->fd, dst, n);
         if (got >= 0) {
@@ -217,7 +223,7 @@ static void nul_run_ended(struct log_input *in)
                        "crash or a copytruncate?)",
                        (unsigned long long)len,
                        in->dec != NULL || in->pre != NULL ? "decompressed " : "",
-                       (unsigned long long)in->nul_start);
+                       (unsigned long long)(in->nul_start + (in->ranged ? in->start : 0)));
         return;
     }
     in->nul_unreported[0]++;
@@ -360,6 +366,81 @@ static int open_fd(struct log_input *in)
         return -1;
     }
     in->live = !in->regular && in->dec == NULL;
+    return 0;
+}
+
+/* Looks for the first newline in [from, to) of the file. Returns 1 and
+ * *at its offset; 0 when there is none (the file may end before to); -1
+ * after a read error (errno), *at where. */
+static int find_newline(const struct log_input *in, uint64_t from, uint64_t to, uint64_t *at)
+{
+    char piece[16 << 10];
+    while (from < to) {
+        size_t n = to - from < sizeof piece ? (size_t)(to - from) : sizeof piece;
+        ssize_t got = log_input_pread(in, piece, n, from);
+        if (got < 0) {
+            *at = from;
+            return -1;
+        }
+        const char *nl = memchr(piece, '\n', (size_t)got);
+        if (nl != NULL) {
+            *at = from + (uint64_t)(nl - piece);
+            return 1;
+        }
+        if ((size_t)got < n)
+            return 0; /* the file's end */
+        from += (uint64_t)got;
+    }
+    return 0;
+}
+
+int log_input_set_range(struct log_input *in, uint64_t start, uint64_t end)
+{
+    const char *refused = in->dec != NULL ? "is compressed"
+                          : !in->regular  ? "is not a regular file (a pipe, socket or terminal)"
+                                          : NULL;
+    if (refused != NULL) {
+        log_input_fault(in, "%s: a byte range needs a plain file", refused);
+        log_input_close(in);
+        return -1;
+    }
+    uint64_t size = in->size_at_open;
+    if (end > size)
+        end = size;
+    /* The first line that starts at or after start: at 0, or after the
+     * first newline at or after start - 1; none (first = end) if there is
+     * none before the range's last byte. */
+    uint64_t first = end, last = end, nl = 0;
+    int found = 0;
+    if (start == 0 && end > 0)
+        first = 0;
+    else if (start < end && (found = find_newline(in, start - 1, end - 1, &nl)) == 1)
+        first = nl + 1;
+    /* Its last line ends with the first newline at or after end - 1 (or
+     * at the file's end). */
+    if (found >= 0 && first < end) {
+        found = find_newline(in, end - 1, size, &nl);
+        last = found == 1 ? nl + 1 : size;
+    }
+    if (found < 0) {
+        log_input_read_failed(in, nl, errno);
+        log_input_close(in);
+        return -1;
+    }
+    /* Read from first as a file that ends at last: what was read at the
+     * open (the content type's bytes) is let go. */
+    in->ranged = 1;
+    in->limit = last;
+    in->start = in->offset = first;
+    in->size_at_open = last;
+    in->head.len = in->head_pos = 0;
+    in->eof = 0;
+    if (lseek(in->fd, (off_t)first, SEEK_SET) < 0) {
+        log_input_fault(in, "cannot seek to byte %llu: %s", (unsigned long long)first,
+                        strerror(errno));
+        log_input_close(in);
+        return -1;
+    }
     return 0;
 }
 

@@ -53,6 +53,8 @@ struct log_input {
     uint64_t nul_unreported[2]; /* holes and bytes past that limit, said at close */
     char small[2 * NUL_HOLE];   /* small reads go through it */
     size_t small_pos, small_len;
+    int ranged;     /* log_input_set_range: nothing is read at or past limit */
+    uint64_t limit; /* then: the file offset where the range's lines end */
 };
 
 /* Opens name ("-": stdin) and detects its content type. Returns 0, or -1
@@ -63,6 +65,18 @@ int log_input_open(struct log_input *in, const char *name, struct buf *notes);
 /* The same for an open fd (read from its offset, as stdin; not closed),
  * called name in messages. */
 int log_input_open_fd(struct log_input *in, int fd, const char *name, struct buf *notes);
+
+/* Makes an open regular file of plain text the lines of the byte range
+ * [start, end) of it (file offsets): the lines that start in the range (a
+ * line starts at offset 0 and after each newline), each read to its end,
+ * however far past end it runs. For any cut points 0 = c0 < c1 < ... < cn
+ * = size, the ranges [c_i, c_i+1) hold every line of the file once, in
+ * order. end past the file's end is its end; start >= end: no line. The
+ * content type is the file's (its first bytes, as log_input_open found it):
+ * compressed data, a pipe or a terminal are refused (reported; the input
+ * is closed). Call right after the open. Returns 0, or -1 (reported, the
+ * input closed, as a failed open). Reads only around start and end. */
+int log_input_set_range(struct log_input *in, uint64_t start, uint64_t end);
 
 /* Reads up to n bytes of text (decompressed if need be) into dst. Returns
  * the count, or 0 at the end of the input or after a fault (reported, and

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,17 @@ static void print_logs_help(void)
           "                     (JSON {\"unparsed\": LINE}, TSV/CSV format 'unparsed',\n"
           "                     its CSV line cell always quoted), the same with any\n"
           "                     --threads, reported on stderr and counted in --stats\n"
+          "  --byte-range START:END  one plain file's lines that start in bytes\n"
+          "                     [START, END): from offset 0 or just after the first\n"
+          "                     newline at or after byte START-1, to the end of the line\n"
+          "                     holding byte END-1 (read to its newline, however long);\n"
+          "                     ranges cut at any offsets 0 = c0 < c1 < ... < cn = size\n"
+          "                     write every line once: their outputs concatenated are\n"
+          "                     the whole file's. Read with seeks (only the range).\n"
+          "                     --stats counts the range's lines; the format (auto) is\n"
+          "                     found from the range's lines (a W3C range sees only\n"
+          "                     the #Fields: in it). A compressed file or a pipe is\n"
+          "                     an error (exit 2)\n"
           "  --impl NAME        use this libpct implementation\n"
           "  -h, --help         show this help\n"
           "\n",
@@ -189,6 +201,33 @@ static size_t parse_size(const char *option, const char *text, size_t min, size_
     return (size_t)v;
 }
 
+/* A decimal uint64 at *p, moving *p past it: 0, or -1 (none, or too big). */
+static int parse_offset(const char **p, uint64_t *out)
+{
+    uint64_t v = 0;
+    const char *q = *p;
+    if (*q < '0' || *q > '9')
+        return -1;
+    for (; *q >= '0' && *q <= '9'; q++) {
+        unsigned d = (unsigned)(*q - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *p = q;
+    *out = v;
+    return 0;
+}
+
+/* --byte-range START:END: 0, or -1. */
+static int parse_range(const char *text, uint64_t *start, uint64_t *end)
+{
+    const char *p = text;
+    if (parse_offset(&p, start) != 0 || *p++ != ':' || parse_offset(&p, end) != 0 || *p != '\0')
+        return -1;
+    return *start <= *end ? 0 : -1;
+}
+
 int log_options_parse(int argc, char **argv, struct log_options *o, char **files,
                       size_t *nfiles_out)
 {
@@ -219,8 +258,8 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
         memcpy(name, a, nl);
         name[nl] = '\0';
         static const char *const valued[] = {
-            "--format",   "--field", "--query",      "--threads",  "--chunk-size",
-            "--max-line", "--impl",  "--log-format", "--json-key", "--fields"};
+            "--format", "--field",      "--query",    "--threads", "--chunk-size", "--max-line",
+            "--impl",   "--log-format", "--json-key", "--fields",  "--byte-range"};
         int takes = 0;
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes |= strcmp(name, valued[k]) == 0;
@@ -281,6 +320,10 @@ int log_options_parse(int argc, char **argv, struct log_options *o, char **files
                 cfg->chunk = LOG_MIN_CHUNK;
         } else if (strcmp(name, "--max-line") == 0) {
             cfg->max_line = parse_size("--max-line", value, (size_t)4 << 10, (size_t)256 << 20, 1);
+        } else if (strcmp(name, "--byte-range") == 0) {
+            if (parse_range(value, &o->byte_range_start, &o->byte_range_end) != 0)
+                logs_usage("--byte-range needs START:END, two byte offsets, START <= END:", value);
+            o->has_byte_range = 1;
         } else if (strcmp(name, "--impl") == 0) {
             cli_use_implementation("pct logs", value);
         } else if (strcmp(name, "--decode-slash") == 0) {

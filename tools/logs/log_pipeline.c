@@ -728,11 +728,16 @@ static void read_more(const struct file_run *fr, struct block *b, struct buf *ow
 {
     own->len = b->got;
     buf_reserve(own, n + LOG_CHUNK_PAD);
+    /* A byte range's lines end at its limit, as a file at its end. */
+    size_t want = n;
+    uint64_t at = b->from + b->got;
+    if (fr->in->ranged && (at >= fr->in->limit || want > fr->in->limit - at))
+        want = at >= fr->in->limit ? 0 : (size_t)(fr->in->limit - at);
     /* pread(2) by pieces, not log_input_pread: the bytes read before an
      * error are kept and written, as a file read in order writes them. */
     size_t done = 0;
-    while (done < n) {
-        ssize_t got = pread(fr->in->fd, own->data + b->got + done, n - done,
+    while (done < want) {
+        ssize_t got = pread(fr->in->fd, own->data + b->got + done, want - done,
                             (off_t)(b->from + b->got + done));
         if (got < 0 && errno == EINTR)
             continue;
@@ -1130,6 +1135,8 @@ static void pipeline_input(struct pipeline *pl, const struct pipeline_input *inp
                                   : log_input_open(&in, input->name, &pl->notes);
     if (status == 1) /* not opened ahead (out of memory there): opened here */
         status = log_input_open(&in, input->name, &pl->notes);
+    if (status == 0 && pl->ranged)
+        status = log_input_set_range(&in, pl->range_start, pl->range_end);
     in.notes = &pl->notes; /* messages are said with the output (say_notes) */
     say_notes(pl);
     if (status != 0) {
@@ -1177,7 +1184,7 @@ void pipeline_inputs(struct pipeline *pl, const struct pipeline_input *inputs, s
      * many as there are threads) are opened, and decompressed if they are
      * compressed, each by a thread of its own (when that cannot start, the
      * file is opened in its turn). */
-    size_t window = pl->nworkers > 0 ? (size_t)pl->nworkers : 0;
+    size_t window = pl->nworkers > 0 && !pl->ranged ? (size_t)pl->nworkers : 0;
     struct log_prefetch **pre = calloc(count + 1, sizeof *pre);
     if (pre == NULL)
         window = 0;

@@ -71,6 +71,8 @@ struct pipeline {
     _Atomic int *interrupted; /* a signal number: stop at a line's end (log_session_interrupt) */
     void (*say)(void *ctx, const char *line); /* messages about inputs, one line each */
     void *say_ctx;
+    int ranged; /* one input, its lines of [range_start, range_end) (log_input_set_range) */
+    uint64_t range_start, range_end;
     /* The pipeline's own: */
     _Atomic int stop;     /* an error or an interrupt: nothing more is written */
     uint64_t input_index; /* the current input's number, from 0 */

@@ -46,6 +46,8 @@ struct log_session {
     void *say_ctx;
     _Atomic int interrupted; /* the signal, 0: none */
     struct stats total;
+    int ranged; /* log_session_set_range */
+    uint64_t range_start, range_end;
     double start;
     char error[512];
     /* Feeding: */
@@ -206,6 +208,8 @@ int log_session_configure(struct log_session *s, const struct log_options *o)
         return fail(s, "--log-format: %s: %s", error, log_quote_name(name, s->log_format));
     }
     cfg.formats = s->formats;
+    if (o->has_byte_range && log_session_set_range(s, o->byte_range_start, o->byte_range_end) != 0)
+        return -1;
     log_ctx_init(&s->ctx, &cfg);
     s->ctx.table = &s->table;
     s->configured = 1;
@@ -274,6 +278,20 @@ static int add_input(struct log_session *s, const char *name, int fd)
     return 0;
 }
 
+int log_session_set_range(struct log_session *s, uint64_t start, uint64_t end)
+{
+    s->error[0] = '\0';
+    if (s->ran || s->feeding)
+        return fail(s, "a byte range is set before the run");
+    if (start > end)
+        return fail(s, "a byte range START:END needs START <= END (%llu:%llu)",
+                    (unsigned long long)start, (unsigned long long)end);
+    s->ranged = 1;
+    s->range_start = start;
+    s->range_end = end;
+    return 0;
+}
+
 int log_session_add_file(struct log_session *s, const char *name)
 {
     return add_input(s, name, -1);
@@ -286,9 +304,13 @@ int log_session_add_fd(struct log_session *s, int fd, const char *name)
     return add_input(s, name != NULL ? name : "input", fd);
 }
 
-/* Total size of the inputs when all are regular files, else 0 (unknown). */
-static uint64_t known_size(const struct pipeline_input *inputs, size_t count)
+/* Total size of the inputs when all are regular files, else 0 (unknown);
+ * a byte range's size (about: its last line may run past it). */
+static uint64_t known_size(const struct log_session *s, const struct pipeline_input *inputs,
+                           size_t count)
 {
+    if (s->ranged)
+        return s->range_end - s->range_start;
     uint64_t total = 0;
     for (size_t i = 0; i < count; i++) {
         struct stat st;
@@ -335,6 +357,8 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
         return fail(s, "the session has no output (log_session_output_fd, _callback, _records)");
     if (s->ran)
         return fail(s, "a session runs once");
+    if (s->ranged && count != 1)
+        return fail(s, "a byte range goes with one input, not %zu", count);
     s->ran = 1;
     struct log_ctx *ctx = &s->ctx;
     if (s->records.fn != NULL) {
@@ -363,7 +387,10 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
     pl->interrupted = &s->interrupted;
     pl->say = s->say;
     pl->say_ctx = s->say_ctx;
-    pl->run.size_known = known_size(inputs, count);
+    pl->run.size_known = known_size(s, inputs, count);
+    pl->ranged = s->ranged;
+    pl->range_start = s->range_start;
+    pl->range_end = s->range_end;
     pl->run.show_progress =
         ctx->cfg.progress == 1 ||
         (ctx->cfg.progress < 0 && isatty(STDERR_FILENO) && pl->run.size_known > 0);
@@ -570,6 +597,7 @@ void log_session_counts(const struct log_session *s, struct log_session_counts *
     c->long_lines = s->total.long_lines;
     for (int i = 0; i < LF_COUNT; i++)
         c->formats[i] = s->total.formats[i];
+    c->truncated = s->total.truncated;
 }
 
 void log_session_print_stats(const struct log_session *s)

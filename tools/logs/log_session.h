@@ -46,6 +46,9 @@ struct log_options {
     struct log_config cfg;
     const char *log_format; /* --log-format, or NULL; sets cfg.format (LF_CUSTOM) */
     const char *fields;     /* --fields (TSV/CSV columns), or NULL: the default */
+    /* --byte-range START:END when has_byte_range: log_session_set_range. */
+    int has_byte_range;
+    uint64_t byte_range_start, byte_range_end;
 };
 
 /* The defaults of `pct logs` (auto format, chunk 256K, max line 4M, ...). */
@@ -123,7 +126,7 @@ struct log_session_field {
 struct log_session_record {
     const char *format; /* "combined", "w3c", ..., "unparsed", "directive" (W3C #...) */
     uint64_t input;     /* which input, from 0 (the order they were added) */
-    uint64_t line;      /* the line's number in its input, from 1 */
+    uint64_t line;      /* the line's number in its input, from 1 (a byte range: in it) */
     int parsed;         /* 0: the line did not parse (format "unparsed"), or a directive */
     int long_line;      /* 1: longer than --max-line: text is its first max_line bytes */
     const char *text;   /* the line, without its newline (nor the CR of a CRLF) */
@@ -217,6 +220,33 @@ int log_session_add_file(struct log_session *s, const char *name);
 /* Adds an open fd (not closed by the session), named name in messages. */
 int log_session_add_fd(struct log_session *s, int fd, const char *name);
 
+/* A byte range [start, end) of the session's one input (file offsets),
+ * for splitting a big file between workers: the run reads the lines that
+ * START in the range, each to its end. A line starts at offset 0 and after
+ * every newline (the bytes after a last newline, if any, are a last line
+ * without one). So the range begins at 0 when start is 0, else just after
+ * the first newline at or after byte start - 1 (a cut point on a line's
+ * first byte keeps that line), and ends with the line that holds byte end
+ * - 1, read to its newline (or the file's end) however long it is. For any
+ * cut points 0 = c0 < c1 < ... < cn = size, the runs over [c_i, c_i+1)
+ * together write every line of the file exactly once, in order: their
+ * outputs concatenated are the whole file's output. end past the file's
+ * end is its end; start == end (or start at or past the end): no line.
+ * Only the bytes around start and end - 1 are looked at before the run
+ * (pread), never the file from 0.
+ * The input must be one regular file of plain text (named, "-" or an fd);
+ * the content type is judged from the file's first bytes as for the whole
+ * file, and a compressed file, a pipe or a terminal is an input fault
+ * ("pct logs: NAME: is compressed: a byte range needs a plain file"; run:
+ * LOG_SESSION_FAULT). The format (auto) is found from the range's own
+ * lines, and a W3C range knows only the #Fields: lines in it: give the
+ * format (and split W3C logs at their directives). Counts and record line
+ * numbers are the range's: line 1 is the range's first line (the lines
+ * before it are not read, so their number is not known).
+ * Returns 0, or -1 when start > end or the session has run. Before the
+ * run; log_options.has_byte_range does the same through configure. */
+int log_session_set_range(struct log_session *s, uint64_t start, uint64_t end);
+
 /* Runs over the inputs added, in order. Returns 0; 1 when lines did not
  * parse with cfg.strict (the error says how many); LOG_SESSION_FAULT when
  * an input had a fault (a read error, a file that shrank...: said through
@@ -259,6 +289,7 @@ void log_session_messages(struct log_session *s, log_message_fn fn, void *ctx);
 struct log_session_counts {
     uint64_t lines, bytes, escaped_lines, malformed, invalid_utf8, unparsed, long_lines;
     uint64_t formats[LF_COUNT]; /* lines parsed, per format id (log_format_name) */
+    uint64_t truncated;         /* records the server cut (log_cut.h) */
 };
 void log_session_counts(const struct log_session *s, struct log_session_counts *c);
 /* --stats: the report the CLI prints, on stderr. */

@@ -111,6 +111,37 @@ struct log_session *logs_session_from(PyObject *opts, int json, const char *fiel
             return NULL;
         }
     }
+    /* What pct.logs.write takes besides (the output's options). */
+    if (flag(opts, "header", &o.cfg.header) != 0 || flag(opts, "csv_safe", &o.cfg.csv_safe) != 0 ||
+        flag(opts, "raw", &o.cfg.raw) != 0 || flag(opts, "raw_spaces", &o.cfg.raw_spaces) != 0 ||
+        flag(opts, "bytes", &o.cfg.bytes) != 0 || flag(opts, "strict", &o.cfg.strict) != 0)
+        return NULL;
+    PyObject *table = PyDict_GetItemString(opts, "table");
+    if (table != NULL && table != Py_None) {
+        const char *t = PyUnicode_AsUTF8(table);
+        if (t == NULL)
+            return NULL;
+        if (strcmp(t, "tsv") != 0 && strcmp(t, "csv") != 0) {
+            PyErr_Format(PyExc_ValueError, "table must be 'tsv' or 'csv', not %R", table);
+            return NULL;
+        }
+        o.cfg.table = t[0];
+    }
+    PyObject *json_key = PyDict_GetItemString(opts, "json_key");
+    if (json_key != NULL && json_key != Py_None) {
+        o.cfg.json_key = PyUnicode_AsUTF8(json_key); /* copied by configure */
+        if (o.cfg.json_key == NULL)
+            return NULL;
+    }
+    PyObject *range = PyDict_GetItemString(opts, "byte_range");
+    if (range != NULL && range != Py_None) {
+        unsigned long long start, end;
+        if (!PyArg_ParseTuple(range, "KK;byte_range must be (start, end)", &start, &end))
+            return NULL;
+        o.has_byte_range = 1;
+        o.byte_range_start = start;
+        o.byte_range_end = end;
+    }
     PyObject *threads = PyDict_GetItemString(opts, "threads");
     if (threads != NULL && threads != Py_None) {
         long t = PyLong_AsLong(threads);
@@ -843,6 +874,8 @@ int pct_logs_init(PyObject *m)
         PyModule_AddObjectRef(m, "LogReader", (PyObject *)&ReaderType) < 0)
         return -1;
     if (PyModule_AddFunctions(m, logs_methods) < 0)
+        return -1;
+    if (pct_logs_write_init(m) != 0)
         return -1;
     return pct_logs_frame_init(m);
 }

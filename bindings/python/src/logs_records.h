@@ -14,9 +14,12 @@
  * on error. */
 int pct_logs_init(PyObject *module);
 int pct_logs_frame_init(PyObject *module);
+int pct_logs_write_init(PyObject *module); /* logs_write (logs_write.c) */
 
 /* A session for opts, the dict pct.logs builds (format, log_format,
- * referer, decode_slash, query, percent_u, field, threads), checked by the
+ * referer, decode_slash, query, percent_u, field, threads, byte_range;
+ * for pct.logs.write also table "tsv"/"csv", header, csv_safe, raw,
+ * raw_spaces, bytes, strict, json_key), checked by the
  * session as the CLI's options: --json when json, --tsv --fields FIELDS
  * when fields is not NULL. NULL with an exception set. */
 struct log_session *logs_session_from(PyObject *opts, int json, const char *fields);

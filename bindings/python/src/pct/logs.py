@@ -13,7 +13,8 @@ import weakref
 
 from pct import _pct
 
-__all__ = ["read", "read_frame", "LogError", "command", "formats", "read_bytes", "read_bytes_from"]
+__all__ = ["read", "read_frame", "write", "LogError", "command", "formats", "read_bytes",
+           "read_bytes_from"]
 
 
 class LogError(RuntimeError):
@@ -46,7 +47,26 @@ def _format_names():
     return names
 
 
-_OPTIONS = ("log_format", "referer", "decode_slash", "query", "percent_u", "field", "threads")
+_OPTIONS = ("log_format", "referer", "decode_slash", "query", "percent_u", "field", "threads",
+            "byte_range")
+
+
+def _byte_range(value):
+    """byte_range as the extension takes it: (start, end), two ints with
+    0 <= start <= end; None stays None."""
+    if value is None:
+        return None
+    try:
+        start, end = value
+    except (TypeError, ValueError):
+        raise TypeError(f"byte_range must be (start, end), not {value!r}") from None
+    for v in (start, end):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise TypeError(f"byte_range offsets must be ints, not {type(v).__name__}")
+    start, end = start.__index__(), end.__index__()
+    if not 0 <= start <= end < 1 << 64:
+        raise ValueError(f"byte_range must have 0 <= start <= end, not {(start, end)!r}")
+    return (start, end)
 
 
 def _options(format, options):
@@ -64,7 +84,16 @@ def _options(format, options):
     for name in ("field", "threads"):
         if opts.get(name) is not None:
             opts[name] = int(opts[name])
+    if "byte_range" in opts:
+        opts["byte_range"] = _byte_range(opts["byte_range"])
     return opts
+
+
+def _check_range_source(opts, source):
+    """A byte range is of a file: a file object read with .read() has no
+    offsets to seek to."""
+    if opts.get("byte_range") is not None and "file" in source:
+        raise ValueError("byte_range needs a path or a file object with a file descriptor")
 
 
 def command(
@@ -160,6 +189,7 @@ def _source(path_or_file):
 def _reader(path_or_file, opts):
     source, opened = _source(path_or_file)
     try:
+        _check_range_source(opts, source)
         return _pct.LogReader(opts, own_fd=opened, **source)
     except BaseException:
         if opened:
@@ -196,7 +226,12 @@ def read(path_or_file, format="auto", **options):
     nginx log_format string or directive, or an Apache LogFormat; instead
     of format), referer, decode_slash, query ("form", "plain", "keep"),
     percent_u, field (N: field N of a whitespace-separated log is the URL),
-    threads (worker threads of the log engine; default all cores).
+    threads (worker threads of the log engine; default all cores),
+    byte_range ((start, end): only the lines that start in bytes [start,
+    end) of a plain file, each read to its end, as `pct logs --byte-range
+    START:END`; ranges cut at any offsets give every line once, in order;
+    ValueError for a file object without a descriptor, LogError for a
+    compressed file or a pipe).
 
     The engine runs in-process on a thread of its own (no GIL held while it
     decodes) and hands records over in batches through a bounded queue:
@@ -235,6 +270,8 @@ def read_bytes(path, format="auto", **options):
 
 def read_bytes_from(data, format="auto", **options):
     """Like read_bytes, for the bytes of a log file (plain or compressed)."""
+    if options.get("byte_range") is not None:
+        raise ValueError("byte_range needs a file: slice the bytes instead")
     return _json_text(_options(format, options), data=data)
 
 
@@ -317,8 +354,8 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
       (object dtype), None when absent or "-".
 
     path_or_file, format and the options: as read() (log_format, referer,
-    decode_slash, query, percent_u, threads; not field, which has no
-    names), except that threads defaults to all cores but one: the calling
+    decode_slash, query, percent_u, threads, byte_range; not field, which
+    has no names), except that threads defaults to all cores but one: the calling
     thread makes the columns while the engine's threads decode. fields: the columns, a list of names or "a,b,c" (default:
     format, remote, time, method, path, query, status, bytes, referer,
     agent).
@@ -361,6 +398,7 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
         line_cell = tsv.index("line")
     source, opened = _source(path_or_file)
     try:
+        _check_range_source(opts, source)
         frame, rows, unparsed_lines, directives, code, message = _pct.logs_frame(
             opts, ",".join(tsv), kinds, line_cell, **source)
     finally:
@@ -379,3 +417,89 @@ def read_frame(path_or_file, fields=None, *, format="auto", unparsed="count", **
     df.attrs["unparsed"] = unparsed_lines
     df.attrs["directives"] = directives
     return df
+
+
+_WRITE_TO = ("json", "tsv", "csv", "lines")
+# the output's options, as pct logs --header, --csv-safe, --raw,
+# --raw-spaces, --bytes, --strict-format, --json-key
+_WRITE_OPTIONS = ("header", "csv_safe", "raw", "raw_spaces", "bytes", "strict", "json_key")
+
+
+def _output_fd(out):
+    """The fd to write to and whether it was opened here: a path is
+    created (or truncated); a file object is flushed and its descriptor
+    written at its position."""
+    if isinstance(out, (str, bytes, os.PathLike)):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+        return os.open(out, flags, 0o666), True
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        raise TypeError(
+            f"out must be a path or a binary file object with fileno(), not {type(out).__name__}"
+        ) from None
+    if hasattr(out, "encoding"):
+        raise TypeError("out must be a binary file object (the output is bytes), not a text one")
+    flush = getattr(out, "flush", None)
+    if flush is not None:
+        flush()
+    return fd, False
+
+
+def write(path, out, *, to="json", fields=None, byte_range=None, format="auto", **options):
+    """Writes what `pct logs` writes for an input (or a byte range of it)
+    to out, from C: the engine's own writers write straight to out's file
+    descriptor, nothing passes through Python objects. Returns the run's
+    counts (what --stats prints) as a dict: lines, bytes, escaped_lines,
+    malformed, invalid_utf8, unparsed, long_lines, truncated (records the
+    server cut), formats ({name: lines parsed}).
+
+    path: the input, as read() takes it (a path, "-", or a file object).
+    out: a path (created or truncated) or a binary file object with
+    fileno() (flushed first; written from its position, which is moved to
+    the end of what was written when it is seekable).
+    to: "json" (--json), "tsv", "csv" (--tsv, --csv; fields: the columns,
+    a list or "a,b,c", default the CLI's) or "lines" (the default line
+    output). byte_range: (start, end), as read() takes it (`pct logs
+    --byte-range START:END`).
+    format and options: as read() (log_format, referer, decode_slash,
+    query, percent_u, field, threads), and the output's: header, csv_safe,
+    raw, raw_spaces, bytes, strict (as --strict-format: unparsed lines make
+    it fail with returncode 1), json_key.
+
+    Raises FileNotFoundError (or another OSError) for an input or output
+    that cannot be opened, TypeError/ValueError for bad arguments (the
+    engine's message for options it refuses, as the CLI's usage errors),
+    LogError when the run fails (a fault in the input, a write error),
+    after the whole lines before it were written.
+    """
+    if to not in _WRITE_TO:
+        raise ValueError(f"to must be one of {_WRITE_TO}, not {to!r}")
+    if fields is not None:
+        if to not in ("tsv", "csv"):
+            raise ValueError("fields go with to='tsv' or to='csv'")
+        if not isinstance(fields, str):
+            fields = ",".join(fields)
+    extra = {k: options.pop(k) for k in _WRITE_OPTIONS if k in options}
+    opts = _options(format, dict(options, byte_range=byte_range))
+    opts.update(extra)
+    if to in ("tsv", "csv"):
+        opts["table"] = to
+    source, opened = _source(path)
+    out_fd = None
+    out_opened = False
+    try:
+        _check_range_source(opts, source)
+        out_fd, out_opened = _output_fd(out)
+        counts, code, message = _pct.logs_write(opts, out_fd, json=to == "json", fields=fields,
+                                                **source)
+        if not out_opened and getattr(out, "seekable", lambda: False)():
+            out.seek(os.lseek(out_fd, 0, os.SEEK_CUR))
+    finally:
+        if opened:
+            os.close(source["fd"])
+        if out_opened:
+            os.close(out_fd)
+    if code != 0:
+        raise LogError(message or f"pct logs failed with status {code}", code)
+    return counts

@@ -24,8 +24,16 @@ def command(
     threads: Optional[int] = ...,
     log_format: Optional[str] = ...,
 ) -> List[str]: ...
-def read(path_or_file: Union[_Path, IO[bytes]], format: str = ..., **options: Any) -> Iterator[Dict[str, Any]]: ...
-def read_bytes(path: _Path, format: str = ..., **options: Any) -> bytes: ...
+def read(
+    path_or_file: Union[_Path, IO[bytes]],
+    format: str = ...,
+    *,
+    byte_range: Optional[Tuple[int, int]] = ...,
+    **options: Any,
+) -> Iterator[Dict[str, Any]]: ...
+def read_bytes(
+    path: _Path, format: str = ..., *, byte_range: Optional[Tuple[int, int]] = ..., **options: Any
+) -> bytes: ...
 def read_bytes_from(data: bytes, format: str = ..., **options: Any) -> bytes: ...
 
 DEFAULT_FIELDS: Tuple[str, ...]
@@ -36,5 +44,16 @@ def read_frame(
     *,
     format: str = ...,
     unparsed: Literal["count", "column"] = ...,
+    byte_range: Optional[Tuple[int, int]] = ...,
     **options: Any,
 ) -> "pandas.DataFrame": ...
+def write(
+    path: Union[_Path, IO[bytes]],
+    out: Union[_Path, IO[bytes]],
+    *,
+    to: Literal["json", "tsv", "csv", "lines"] = ...,
+    fields: Union[None, str, Sequence[str]] = ...,
+    byte_range: Optional[Tuple[int, int]] = ...,
+    format: str = ...,
+    **options: Any,
+) -> Dict[str, Any]: ...
