@@ -41,6 +41,7 @@ import os
 import shutil
 import stat
 import sys
+import tempfile
 import time
 import uuid
 
@@ -84,19 +85,19 @@ def part_name(index, count):
     return f"part-{index:0{max(5, len(str(count - 1)))}d}"
 
 
-def plan_file(path, blocksize, ship=False):
+def plan_file(path, blocksize):
     """The ranges of one file: [(start, end), ...] for a plain file, [None]
-    (the whole file) for a compressed or empty one, and with ship for one
-    that starts with a W3C directive (its lines need the '#Fields:' line
-    before them, and a shipped block has only its own lines). Raises
-    OSError when the file cannot be read, ValueError when it is not a
-    regular file."""
+    (the whole file) for a compressed or empty one, and for one that starts
+    with a W3C directive (#Software:, #Fields: ...: its lines are read by
+    the '#Fields:' line before them, which a range after it has not seen).
+    Raises OSError when the file cannot be read, ValueError when it is not
+    a regular file."""
     with open(path, "rb") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):
             raise ValueError(f"{os.fsdecode(path)}: not a regular file (workers read files by path)")
         head = f.read(4)
-    if st.st_size == 0 or head.startswith(COMPRESSED_MAGIC) or (ship and head.startswith(b"#")):
+    if st.st_size == 0 or head.startswith(COMPRESSED_MAGIC) or head.startswith(b"#"):
         return [None], st.st_size
     return [(s, min(s + blocksize, st.st_size)) for s in range(0, st.st_size, blocksize)], st.st_size
 
@@ -180,9 +181,12 @@ def decode_block(chunks, to, fields, options):
 
     started = time.monotonic()
     bytes_in = sum(len(c) for c in chunks)
-    out = io.BytesIO()
-    stats = logs.write(io.BufferedReader(_ChunksReader(chunks)), out, to=to, fields=fields, **options)
-    data = out.getvalue()
+    # the engine writes to a file descriptor: an unnamed file of the worker's
+    with tempfile.TemporaryFile() as out:
+        stats = logs.write(io.BufferedReader(_ChunksReader(chunks)), out, to=to, fields=fields, **options)
+        del chunks
+        out.seek(0)
+        data = out.read()
     return data, _task_summary(stats, None, bytes_in, len(data), started)
 
 
@@ -315,7 +319,7 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
     plans = {}
     for f in files:
         try:
-            plans[f] = plan_file(f, blocksize, ship)
+            plans[f] = plan_file(f, blocksize)
         except (OSError, ValueError) as e:
             result.failed[f] = _message(f, e)
             _remove(os.path.join(output, output_name(f, to)))
