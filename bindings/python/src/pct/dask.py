@@ -209,9 +209,12 @@ class Result:
 
 class _Output:
     """One input's output: its parts, written into a hidden directory of its
-    own next to DIR/NAME, then joined into DIR/NAME (or, keep_parts, renamed
-    to DIR/NAME). count: the number of parts, None until known (--ship
-    finds it as it reads); most: an upper bound, for the names' width."""
+    own next to DIR/NAME, and appended in order to a hidden file as soon as
+    the parts before them are there (each removed once appended), renamed
+    to DIR/NAME when the last is in; with keep_parts the directory is
+    renamed to DIR/NAME instead. count: the number of parts, None until
+    known (--ship finds it as it reads); most: an upper bound, for the
+    names' width."""
 
     def __init__(self, file, output, to, keep_parts, count, most):
         self.file = file
@@ -222,6 +225,8 @@ class _Output:
         self.most = max(1, most)
         self.done = {}
         self.failed = False
+        self.joined = None  # the file the parts are appended to
+        self.next = 0  # the part to append next
         os.mkdir(self.staging)
 
     def part(self, index):
@@ -230,9 +235,22 @@ class _Output:
     def complete(self):
         return self.count is not None and len(self.done) == self.count
 
+    def add(self, index, summary):
+        """A part is in: appends it and those after it that are in too."""
+        self.done[index] = summary
+        if self.keep_parts:
+            return
+        if self.joined is None:
+            self.joined = open(self.staging + ".joined", "wb")
+        while self.next in self.done:
+            part = self.part(self.next)
+            with open(part, "rb") as f:
+                _copy(f, self.joined)
+            os.unlink(part)
+            self.next += 1
+
     def finish(self):
-        """Joins the parts in order (or keeps them) as DIR/NAME, replacing
-        what was there."""
+        """DIR/NAME made of the parts, replacing what was there."""
         for name in os.listdir(self.staging):
             if ".tmp-" in name:  # left by a task whose worker died writing it
                 os.unlink(os.path.join(self.staging, name))
@@ -240,18 +258,20 @@ class _Output:
             _remove(self.target)
             os.rename(self.staging, self.target)
             return self.target
-        tmp = self.staging + ".joined"
-        with open(tmp, "wb") as out:
-            for index in range(self.count):
-                with open(self.part(index), "rb") as part:
-                    _copy(part, out)
-        os.replace(tmp, self.target)
+        if self.joined is None:  # no parts (an empty file shipped)
+            self.joined = open(self.staging + ".joined", "wb")
+        self.joined.close()
+        os.replace(self.joined.name, self.target)
+        self.joined = None
         shutil.rmtree(self.staging)
         return self.target
 
     def discard(self):
         """A failed input: no output, not even one of an earlier run."""
         shutil.rmtree(self.staging, ignore_errors=True)
+        if self.joined is not None:
+            self.joined.close()
+            self.joined = None
         try:
             os.unlink(self.staging + ".joined")
         except FileNotFoundError:
@@ -359,7 +379,7 @@ def _settle(out, index, summary, error, result):
         out.discard()
         return
     if index is not None:
-        out.done[index] = summary
+        out.add(index, summary)
     if out.complete():
         result.written[out.file] = out.finish()
         result.parts += [out.done[i] for i in range(out.count)]
