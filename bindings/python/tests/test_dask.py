@@ -129,28 +129,32 @@ def test_duplicate_names(logs, tmp_path):
         pct.dask.run(None, [logs[0], logs[0]], str(tmp_path / "dup"))
 
 
-def wait_for_parts(out, n, proc, timeout=120):
-    """Waits until n parts of the run's outputs exist (the run is under way)."""
+def wait_for_output(out, nbytes, proc, timeout=120):
+    """Waits until the run has written nbytes of output (parts, or parts
+    joined so far): the run is under way."""
     deadline = time.monotonic() + timeout
-    while len(glob.glob(os.path.join(out, ".*", "part-*"))) < n:
+    while sum(os.path.getsize(p) for p in glob.glob(os.path.join(out, ".*")) + glob.glob(os.path.join(out, ".*", "*"))
+              if os.path.isfile(p)) < nbytes:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "the run wrote no parts"
         time.sleep(0.005)
 
 
-def test_worker_killed_mid_run(tmp_path):
+@pytest.mark.parametrize("ship", [False, True])
+def test_worker_killed_mid_run(tmp_path, ship):
     """A worker SIGKILLed while it runs a task: its tasks run again on the
-    other worker, and the output is still byte-identical."""
+    other worker (--ship: the blocks it held are read and sent again), and
+    the output is still byte-identical."""
     from distributed import Client
 
     log = big_log(tmp_path / "big.log", 48)
     out = tmp_path / "out"
     with Cluster(tmp_path, workers=2) as c, Client(c.address) as client:
         proc = subprocess.Popen([sys.executable, "-m", "pct.dask", "--scheduler", c.address, "--blocksize", "96K",
-                                 "--threads", "1", "--output", str(out), log],
+                                 "--output", str(out), *(["--ship"] if ship else []), log],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            wait_for_parts(out, 20, proc)
+            wait_for_output(out, 4 << 20, proc)
             pids = {pid: a for a, pid in client.run(os.getpid).items()}
             victim = next(p for p in c.worker_procs if client.processing().get(pids[p.pid]))
             c.kill_worker(victim)
@@ -245,7 +249,7 @@ def test_file_shrinks_mid_run(cluster, logs, tmp_path):
                              "--threads", "1", "--output", str(out), logs[0], log],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        wait_for_parts(out, 4, proc)
+        wait_for_output(out, 1 << 20, proc)
         os.truncate(log, 5 << 20)
         _, err = proc.communicate(timeout=300)
     finally:

@@ -440,7 +440,10 @@ def _ship_blocks(path, ranges, blocksize):
                 carry = data
                 continue
             carry = data[cut:]
-            yield offset, [data[:cut] if cut < len(data) else data]
+            block = data[:cut] if cut < len(data) else data
+            del data  # not held while the block is out
+            yield offset, [block]
+            del block
             offset += cut
 
 
@@ -538,7 +541,7 @@ def _options_from(args):
     options = {}
     if args.format != "auto":
         options["format"] = args.format
-    for key in ("log_format", "json_key", "field", "query", "max_line", "threads", "chunk_size"):
+    for key in ("log_format", "json_key", "field", "query", "threads"):
         value = getattr(args, key)
         if value is not None:
             options[key] = value
@@ -588,10 +591,9 @@ def main(argv=None):
     p.add_argument("--query", choices=["form", "plain", "keep"])
     p.add_argument("--percent-u", action="store_true")
     p.add_argument("--bytes", action="store_true")
-    p.add_argument("--max-line", type=parse_size, metavar="N")
-    p.add_argument("--chunk-size", type=parse_size, metavar="N")
-    p.add_argument("--threads", type=int, metavar="N",
-                   help="log engine threads per task (default: 1 with --local, else all cores)")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="log engine threads per task (default 1: a worker runs as many tasks at once "
+                   "as it has threads)")
     p.add_argument("files", nargs="+", metavar="FILE")
     args = p.parse_args(argv)
     to = args.to or "json"
@@ -600,8 +602,6 @@ def main(argv=None):
     if args.local is not None and args.local < 1:
         p.error("--local needs at least 1 worker")
     options = _options_from(args)
-    if options.get("threads") is None and args.local is not None:
-        options["threads"] = 1  # N worker processes already share the cores
 
     from distributed import Client, LocalCluster
 
