@@ -156,7 +156,11 @@ def test_worker_killed_mid_run(tmp_path, ship):
         try:
             wait_for_output(out, 4 << 20, proc)
             pids = {pid: a for a, pid in client.run(os.getpid).items()}
-            victim = next(p for p in c.worker_procs if client.processing().get(pids[p.pid]))
+            victim = None
+            while victim is None:  # a worker while it runs a task
+                busy = client.processing()
+                victim = next((p for p in c.worker_procs if busy.get(pids[p.pid])), None)
+                assert proc.poll() is None, proc.communicate()
             c.kill_worker(victim)
             _, err = proc.communicate(timeout=300)
         finally:

@@ -53,6 +53,9 @@ COMPRESSED_MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd")
 # --ship: a block that failed on the cluster's side (its worker died with
 # the bytes) is read and sent again this many times
 SHIP_ATTEMPTS = 3
+# --ship: how long a block is offered again to workers that refuse it (one
+# has died and the scheduler has not seen it yet)
+SCATTER_RETRY_SECONDS = 60
 
 
 def parse_size(text):
@@ -460,6 +463,7 @@ def _read_again(path, ranges, offset, length, blocksize):
 
 def _run_shipped(client, plans, outputs, to, fields, options, blocksize, header, result):
     from distributed import as_completed
+    from distributed.comm import CommClosedError
 
     from pct import dask as tasks
 
@@ -469,8 +473,22 @@ def _run_shipped(client, plans, outputs, to, fields, options, blocksize, header,
     inflight = {}
     pending = as_completed()
 
+    def scatter(chunks):
+        """The chunks onto workers; a worker that has just died is retried
+        until the scheduler has seen it go."""
+        if not chunks:
+            return []  # scatter refuses an empty list
+        deadline = time.monotonic() + SCATTER_RETRY_SECONDS
+        while True:
+            try:
+                return client.scatter(chunks, direct=True, hash=False)
+            except (OSError, CommClosedError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+
     def send(out, index, offset, chunks, attempt):
-        data = client.scatter(chunks, direct=True, hash=False) if chunks else []  # [] (empty file): refused
+        data = scatter(chunks)
         fut = client.submit(tasks.decode_block, data, to, fields, _part_options(options, header, index),
                             pure=False)
         inflight[fut] = (out, index, offset, sum(len(c) for c in chunks), attempt, data)
