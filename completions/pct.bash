@@ -26,7 +26,7 @@ _pct()
         case ${words[i]} in
         --set | --safe | --unsafe | --keep | --impl | --policy | --encoded-* | \
             --format | --field | --query | --threads | --chunk-size | --max-line | \
-            --log-format | --json-key | --fields)
+            --log-format | --json-key | --fields | --byte-range)
             ((i++)) ;; # the option's value
         -*) ;;
         *)
@@ -70,7 +70,7 @@ _pct()
         return
         ;;
     --safe | --unsafe | --keep | --field | --threads | --chunk-size | --max-line | \
-        --log-format | --json-key | --fields)
+        --log-format | --json-key | --fields | --byte-range)
         return
         ;;
     esac

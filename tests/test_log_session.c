@@ -6,7 +6,8 @@
  * integer, a time in nanoseconds, null for "-"); errors come back as
  * messages (bad options, a failing callback) and the process goes on; two
  * sessions with different options run at once on two threads and give
- * what each gives alone.
+ * what each gives alone; byte ranges cut at random offsets give the whole
+ * file's output.
  *
  * PCT_TEST_SEED=N (or PCT_SEED=N) replays a run; PCT_TEST_QUICK=1 does fewer
  * chunkings. */
@@ -845,6 +846,110 @@ static void test_out_of_memory(void)
     free(data);
 }
 
+/* A run over the byte range [start, end) of data as a file. */
+static int run_range(const struct log_options *o, int fd, uint64_t start, uint64_t end,
+                     struct out *out)
+{
+    struct log_session *s = session(o);
+    log_session_output_callback(s, collect, out);
+    CHECK_EQ(log_session_set_range(s, start, end), 0);
+    log_session_add_fd(s, fd, "data");
+    int status = log_session_run(s);
+    log_session_free(s);
+    return status;
+}
+
+static int first_line_number(void *ctx, struct log_values *v, const struct log_session_record *r,
+                             size_t count)
+{
+    (void)v;
+    uint64_t *first = ctx;
+    if (*first == 0 && count > 0)
+        *first = r[0].line;
+    return 0;
+}
+
+/* Byte ranges cut at random offsets give, one after the other, the whole
+ * file's output (1-3 threads, small chunks: the threads' blocks; the line
+ * longer than --max-line, CRLF, the last line without a newline); record
+ * line numbers count from the range's first line; a range of a fed input,
+ * of two inputs, or start > end is refused. */
+static void test_ranges(void)
+{
+    size_t n;
+    char *data = log_text(3000, &n);
+    int fd = memory_file(data, n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.chunk = 4096;
+    o.cfg.max_line = 4096;
+    o.cfg.json = 1;
+    struct out whole = {0};
+    o.cfg.threads = 1;
+    CHECK_EQ(run_file(&o, data, n, &whole), 0);
+    unsigned rounds = test_quick() ? 2 : 6;
+    for (unsigned r = 0; r < rounds; r++) {
+        o.cfg.threads = 1 + (long)(r % 3);
+        uint64_t cuts[12];
+        size_t ncuts = 1 + rng_below(10);
+        cuts[0] = 0;
+        for (size_t i = 1; i < ncuts; i++) { /* sorted, not all distinct */
+            cuts[i] = cuts[i - 1] + rng_below((uint32_t)(2 * n / ncuts));
+            const char *nl = cuts[i] < n ? memchr(data + cuts[i], '\n', n - cuts[i]) : NULL;
+            if (nl != NULL && rng_below(2)) /* on a line's first byte, or on its newline */
+                cuts[i] = (uint64_t)(nl - data) + rng_below(2);
+        }
+        cuts[ncuts] = n + rng_below(3); /* past the end is its end */
+        struct out got = {0};
+        int status = 0;
+        for (size_t i = 0; i < ncuts; i++) {
+            uint64_t a = cuts[i], b = cuts[i + 1] < a ? a : cuts[i + 1];
+            status |= run_range(&o, fd, a, b, &got);
+        }
+        CHECK_EQ(status, 0);
+        CHECK_MSG(got.n == whole.n && memcmp(got.p, whole.p, whole.n) == 0,
+                  "round %u, %zu ranges, %ld threads: %zu bytes, want %zu", r, ncuts, o.cfg.threads,
+                  got.n, whole.n);
+        CHECK_EQ(got.lines, whole.lines);
+        free(got.p);
+    }
+    /* Record line numbers: from 1 in the range. */
+    const char *second = memchr(data, '\n', n);
+    uint64_t first = 0;
+    struct log_session *s = session(&o);
+    log_session_records(s, first_line_number, &first);
+    CHECK_EQ(log_session_set_range(s, (uint64_t)(second - data) + 1, n), 0);
+    log_session_add_fd(s, fd, "data");
+    CHECK_EQ(log_session_run(s), 0);
+    CHECK_EQ(first, 1);
+    log_session_free(s);
+    /* Refused. */
+    s = session(&o);
+    CHECK_EQ(log_session_set_range(s, 5, 3), -1);
+    CHECK(strstr(log_session_error(s), "START <= END") != NULL);
+    log_session_free(s);
+    struct out none = {0};
+    s = session(&o);
+    log_session_output_callback(s, collect, &none);
+    CHECK_EQ(log_session_set_range(s, 0, 10), 0);
+    log_session_add_fd(s, fd, "data");
+    log_session_add_fd(s, fd, "data");
+    CHECK_EQ(log_session_run(s), -1);
+    CHECK(strstr(log_session_error(s), "one input") != NULL);
+    log_session_free(s);
+    s = session(&o);
+    log_session_output_callback(s, collect, &none);
+    CHECK_EQ(log_session_set_range(s, 0, 10), 0);
+    CHECK_EQ(log_session_feed(s, data, 100), 0);
+    CHECK_EQ(log_session_finish(s), LOG_SESSION_FAULT); /* a socket, not a file */
+    CHECK_EQ(log_session_set_range(s, 0, 10), -1);      /* after the run */
+    log_session_free(s);
+    CHECK_EQ(none.n, 0);
+    close(fd);
+    free(whole.p);
+    free(data);
+}
+
 int main(void)
 {
     if (getenv("PCT_SEED") != NULL && getenv("PCT_TEST_SEED") == NULL)
@@ -861,5 +966,6 @@ int main(void)
     test_parallel();
     test_out_of_memory();
     test_w3c_too_wide();
+    test_ranges();
     return check_done();
 }

@@ -75,7 +75,8 @@ int log_input_open_fd(struct log_input *in, int fd, const char *name, struct buf
  * content type is the file's (its first bytes, as log_input_open found it):
  * compressed data, a pipe or a terminal are refused (reported; the input
  * is closed). Call right after the open. Returns 0, or -1 (reported, the
- * input closed, as a failed open). Reads only around start and end. */
+ * input closed, as a failed open). Reads only around start and end (and
+ * the head the open read). */
 int log_input_set_range(struct log_input *in, uint64_t start, uint64_t end);
 
 /* Reads up to n bytes of text (decompressed if need be) into dst. Returns

@@ -230,10 +230,12 @@ int log_session_add_fd(struct log_session *s, int fd, const char *name);
  * - 1, read to its newline (or the file's end) however long it is. For any
  * cut points 0 = c0 < c1 < ... < cn = size, the runs over [c_i, c_i+1)
  * together write every line of the file exactly once, in order: their
- * outputs concatenated are the whole file's output. end past the file's
+ * outputs concatenated are the whole file's output (cfg.header: each
+ * writes the header; give it to the first range only). end past the file's
  * end is its end; start == end (or start at or past the end): no line.
- * Only the bytes around start and end - 1 are looked at before the run
- * (pread), never the file from 0.
+ * Besides the range, only the file's first 64 KiB (its content type) and
+ * the bytes from start - 1 to the first newline are read (pread): never
+ * the file from 0 to start.
  * The input must be one regular file of plain text (named, "-" or an fd);
  * the content type is judged from the file's first bytes as for the whole
  * file, and a compressed file, a pipe or a terminal is an input fault

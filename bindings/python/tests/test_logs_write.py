@@ -104,6 +104,12 @@ def test_write_errors(tmp_path, log_path):
         pct.logs.write(path, out, to="tsv", csv_safe=True)
     with pytest.raises(TypeError):
         pct.logs.write(path, out, no_such_option=1)
+    before = open(path, "rb").read()
+    with pytest.raises(ValueError, match="input"):  # not truncated, not read
+        pct.logs.write(path, path)
+    with open(path, "ab") as same, pytest.raises(ValueError, match="input"):
+        pct.logs.write(path, same)
+    assert open(path, "rb").read() == before
     garbage = tmp_path / "garbage.log"
     garbage.write_bytes(b"not a log line\n")
     with pytest.raises(pct.logs.LogError) as e:
@@ -147,6 +153,16 @@ def test_byte_range_read_and_read_frame_concatenate(log_path, rng):
     pd.testing.assert_frame_equal(joined, whole)
     counted = [pct.logs.read_frame(path, byte_range=r).attrs["unparsed"] for r in ranges]
     assert sum(counted) == pct.logs.read_frame(path).attrs["unparsed"]
+
+
+def test_command_takes_byte_range(log_path):
+    path, data = log_path
+    args = pct.logs.command([path], byte_range=(3, len(data)))
+    assert args[args.index("--byte-range") + 1] == f"3:{len(data)}"
+    r = subprocess.run([cli()] + args[1:], capture_output=True, check=True)
+    assert r.stdout == pct.logs.read_bytes(path, byte_range=(3, len(data)))
+    with pytest.raises(ValueError):
+        pct.logs.command([path], byte_range=(4, 3))
 
 
 def test_byte_range_of_a_file_object_with_a_descriptor(log_path):

@@ -57,6 +57,8 @@ SHIP_ATTEMPTS = 3
 # has died and the scheduler has not seen it yet)
 SCATTER_RETRY_SECONDS = 60
 
+from pct.dask_frame import read_logs  # noqa: F401  (pct.dask.read_logs)
+
 
 def parse_size(text):
     """A byte count: 1048576, 64K, 128MiB, 1G, 1.5GB (K/M/G are powers of 1024)."""

@@ -108,6 +108,7 @@ def command(
     field=None,
     threads=None,
     log_format=None,
+    byte_range=None,
 ):
     """The argument list of the `pct logs` run (argv[0] is "pct") that writes
     what read() yields for files, for running the command line tool
@@ -133,6 +134,9 @@ def command(
         args += ["--field", str(int(field))]
     if threads is not None:
         args += ["--threads", str(int(threads))]
+    if byte_range is not None:
+        start, end = _byte_range(byte_range)
+        args += ["--byte-range", f"{start}:{end}"]
     args.append("--")
     args += [os.fsdecode(f) for f in files]
     return args
@@ -425,6 +429,27 @@ _WRITE_TO = ("json", "tsv", "csv", "lines")
 _WRITE_OPTIONS = ("header", "csv_safe", "raw", "raw_spaces", "bytes", "strict", "json_key")
 
 
+def _refuse_input_as_output(source, out):
+    """ValueError when out is the input file (a path to it would be
+    truncated before it is read), as `pct logs` refuses its output file."""
+    if "file" in source:
+        return
+    try:
+        given = os.fstat(source.get("fd", 0))
+        if isinstance(out, (str, bytes, os.PathLike)):
+            target = os.stat(out)
+        elif hasattr(out, "fileno"):
+            target = os.fstat(out.fileno())
+        else:
+            return
+    except (OSError, ValueError):
+        return  # a new file, or not one to compare: _output_fd says what is wrong
+    import stat
+
+    if stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (target.st_dev, target.st_ino):
+        raise ValueError("out is the input file")
+
+
 def _output_fd(out):
     """The fd to write to and whether it was opened here: a path is
     created (or truncated); a file object is flushed and its descriptor
@@ -490,6 +515,7 @@ def write(path, out, *, to="json", fields=None, byte_range=None, format="auto", 
     out_opened = False
     try:
         _check_range_source(opts, source)
+        _refuse_input_as_output(source, out)
         out_fd, out_opened = _output_fd(out)
         counts, code, message = _pct.logs_write(opts, out_fd, json=to == "json", fields=fields,
                                                 **source)

@@ -23,6 +23,7 @@ def command(
     field: Optional[int] = ...,
     threads: Optional[int] = ...,
     log_format: Optional[str] = ...,
+    byte_range: Optional[Tuple[int, int]] = ...,
 ) -> List[str]: ...
 def read(
     path_or_file: Union[_Path, IO[bytes]],

@@ -1,0 +1,26 @@
+import os
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:
+    import dask.dataframe
+    import pandas
+
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+def expand_paths(paths: Union[_Path, Sequence[_Path]]) -> List[Union[str, bytes]]: ...
+def parse_blocksize(blocksize: Union[None, int, str]) -> Optional[int]: ...
+def partitions(
+    files: Sequence[Union[str, bytes]], blocksize: Optional[int]
+) -> List[Tuple[Union[str, bytes], Optional[Tuple[int, int]]]]: ...
+def frame_meta(fields: Union[None, str, Sequence[str]] = ..., unparsed: str = ...) -> "pandas.DataFrame": ...
+def read_partition(
+    part: Tuple[Union[str, bytes], Optional[Tuple[int, int]]],
+    fields: Union[None, str, Sequence[str]],
+    options: dict,
+) -> "pandas.DataFrame": ...
+def read_logs(
+    paths: Union[_Path, Sequence[_Path]],
+    blocksize: Union[None, int, str] = ...,
+    fields: Union[None, str, Sequence[str]] = ...,
+    **options: Any,
+) -> "dask.dataframe.DataFrame": ...
