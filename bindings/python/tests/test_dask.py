@@ -65,7 +65,7 @@ def assert_outputs(out, files, args=("--json",)):
 
 def test_local_cluster_command(logs, tmp_path):
     out = tmp_path / "out"
-    r = pct_dask("--local", "2", "--blocksize", "16K", "--output", str(out), *logs)
+    r = pct_dask("--local", "2", "--blocksize", "16KiB", "--output", str(out), *logs)
     assert r.returncode == 0, r.stderr.decode(errors="replace")
     assert_outputs(out, logs)
 
@@ -150,7 +150,7 @@ def test_worker_killed_mid_run(tmp_path, ship):
     log = big_log(tmp_path / "big.log", 48)
     out = tmp_path / "out"
     with Cluster(tmp_path, workers=2) as c, Client(c.address) as client:
-        proc = subprocess.Popen([sys.executable, "-m", "pct.dask", "--scheduler", c.address, "--blocksize", "96K",
+        proc = subprocess.Popen([sys.executable, "-m", "pct.dask", "--scheduler", c.address, "--blocksize", "96KiB",
                                  "--output", str(out), *(["--ship"] if ship else []), log],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
@@ -195,7 +195,7 @@ def test_missing_and_unreadable_files(cluster, logs, tmp_path):
     os.makedirs(out)
     (out / "missing.log.jsonl").write_bytes(b"stale\n")
     for ship in ([], ["--ship"]):
-        r = pct_dask("--scheduler", cluster.address, "--blocksize", "64K", "--output", str(out), *ship, *files)
+        r = pct_dask("--scheduler", cluster.address, "--blocksize", "64KiB", "--output", str(out), *ship, *files)
         err = r.stderr.decode(errors="replace")
         assert r.returncode == 2, err
         assert any("No such file or directory" in line for line in error_lines(err, missing)), err
@@ -249,7 +249,7 @@ def test_file_shrinks_mid_run(cluster, logs, tmp_path):
     naming it, no output for it, the other file written."""
     log = big_log(tmp_path / "shrinks.log", 24)
     out = tmp_path / "out"
-    proc = subprocess.Popen([sys.executable, "-m", "pct.dask", "--scheduler", cluster.address, "--blocksize", "64K",
+    proc = subprocess.Popen([sys.executable, "-m", "pct.dask", "--scheduler", cluster.address, "--blocksize", "64KiB",
                              "--threads", "1", "--output", str(out), logs[0], log],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

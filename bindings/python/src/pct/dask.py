@@ -8,31 +8,35 @@ Writes DIR/NAME.jsonl for each FILE (NAME.tsv, NAME.csv, NAME.txt with
 --csv, no output option) writes with the same options.
 
 A plain file is split into byte ranges of --blocksize bytes (default 128
-MiB); a range starts after the first newline at or after its start and ends
-with the line that crosses its end, so that every line is in exactly one
-range. A compressed file (gzip, zstd) is one range. Each range is a task: a
-worker runs libpct's log engine (pct.logs.write, the C code of `pct logs`)
-on it and writes its output straight to a part file next to DIR/NAME
-(written under a temporary name, renamed when complete, so that a task run
-twice, after its worker died, leaves one whole part); only a summary (bytes,
-lines, the part's name) comes back through the scheduler. This process then
-joins the parts of each file in order into DIR/NAME, or with --parts keeps
-them as DIR/NAME/part-00000, part-00001, ... Workers read the files and
-write the parts by path: the same paths on every machine (a shared file
-system).
+MiB), as `pct logs --byte-range` reads them: every line in exactly one
+range. A compressed file (gzip, zstd) is one range, and so is a file that
+starts with a W3C directive (#Software:, #Fields:...), whose lines are
+read by the '#Fields:' line before them, which a later range has not seen.
+Each range is a task: a worker runs libpct's log engine on it
+(pct.logs.write, the C code of `pct logs`) and writes its output straight
+to a part file in a hidden directory next to DIR/NAME (under a temporary
+name, renamed when complete, so that a task run twice, after its worker
+died, leaves one whole part); only a summary (bytes, lines, the part's
+name) comes back through the scheduler. This process appends each file's
+parts in order to DIR/NAME as they come in, or with --parts keeps them as
+DIR/NAME/part-00000, part-00001, ... Workers read the files and write the
+parts by path: the same paths on every machine (a shared file system).
 
---ship is for workers without that file system: this process reads each
-range itself (one block at a time, cut at a line's end) and sends its bytes
-to a worker, which sends the range's output back; at most a few blocks are
-in flight, and this process writes each output as it comes. The blocks and
-outputs go between this process and the workers directly, not through the
-scheduler. A compressed file is sent in blocks to one worker, which holds
-its compressed bytes while it decodes them.
+--ship is for workers without that file system: this process reads the
+files, one block of whole lines at a time (a longer line whole), and sends
+each block to a worker, which sends its output back; at most two blocks
+per worker thread are out at a time, and this process writes each output
+as it comes. Blocks and outputs go between this process and the workers
+directly, not through the scheduler. A block lost with a worker is read
+and sent again. A compressed file is sent in blocks to one worker, which
+holds its compressed bytes while it decodes them.
 
 A file that cannot be read or that the engine finds faulty (truncated,
-corrupt) is named on stderr with the engine's message, and leaves no output;
-the other files are still written; the exit status is then 2, as `pct logs`
-gives for a faulty input.
+corrupt) is named on stderr with the engine's message and leaves no output
+(not even one of an earlier run); the other files are still written; the
+exit status is then 2, as `pct logs` gives for a faulty input.
+
+pct.dask.read_logs (pct.dask_frame) reads logs into a Dask DataFrame.
 """
 
 import argparse
@@ -44,6 +48,8 @@ import sys
 import tempfile
 import time
 import uuid
+
+from pct.dask_frame import read_logs  # noqa: F401  (pct.dask.read_logs)
 
 DEFAULT_BLOCKSIZE = 128 << 20
 MODES = ("json", "tsv", "csv", "lines")
@@ -57,28 +63,18 @@ SHIP_ATTEMPTS = 3
 # has died and the scheduler has not seen it yet)
 SCATTER_RETRY_SECONDS = 60
 
-from pct.dask_frame import read_logs  # noqa: F401  (pct.dask.read_logs)
-
 
 def parse_size(text):
-    """A byte count: 1048576, 64K, 128MiB, 1G, 1.5GB (K/M/G are powers of 1024)."""
-    if isinstance(text, int):
-        value = text
-    else:
-        s = str(text).strip()
-        units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-        number = s.rstrip("BbIi")
-        number = number.rstrip()
-        unit = ""
-        if number and number[-1].upper() in "KMGT":
-            unit = number[-1].upper()
-            number = number[:-1]
-        try:
-            value = int(float(number) * units[unit])
-        except ValueError:
-            raise ValueError(f"not a size: {text!r} (e.g. 64MiB, 1G, 1048576)") from None
+    """A byte count, as Dask reads one (and pct.dask.read_logs' blocksize):
+    1048576, "64KiB", "128MiB", "1GiB"; "128MB" is 128,000,000."""
+    from dask.utils import parse_bytes
+
+    try:
+        value = parse_bytes(text)
+    except (ValueError, TypeError):
+        raise ValueError(f"not a size: {text!r} (e.g. 64MiB, 1GiB, 1048576)") from None
     if value < 1:
-        raise ValueError(f"a size must be at least 1 byte, not {text!r}")
+        raise ValueError(f"a size is at least 1 byte, not {text!r}")
     return value
 
 
@@ -585,7 +581,7 @@ def main(argv=None):
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler, e.g. tcp://10.0.0.1:8786")
     p.add_argument("--output", "-o", required=True, metavar="DIR", help="where the outputs go")
     p.add_argument("--blocksize", default=DEFAULT_BLOCKSIZE, type=parse_size, metavar="SIZE",
-                   help="bytes of a plain file per task (default 128MiB; K, M, G: powers of 1024)")
+                   help="bytes of a plain file per task (default 128MiB; 64MiB, 1GiB, 100MB, 1048576...)")
     p.add_argument("--parts", action="store_true",
                    help="keep each file's parts as DIR/NAME/part-00000, ... instead of joining them")
     p.add_argument("--ship", action="store_true",
