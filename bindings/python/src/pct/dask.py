@@ -619,12 +619,18 @@ def main(argv=None):
         p.error("--local needs at least 1 worker")
     options = _options_from(args)
 
+    import dask
     from distributed import Client, LocalCluster
 
     start = time.monotonic()
     cluster = None
     try:
         if args.local is not None:
+            # the workers' own log of a task that failed is not this
+            # command's output (the failure is said once, below); set
+            # before they start, as they read it when they do
+            os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
+            dask.config.refresh()
             cluster = LocalCluster(n_workers=args.local, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
             client = Client(cluster)
