@@ -23,10 +23,12 @@ DIR/NAME/part-00000, part-00001, ... Workers read the files and write the
 parts by path: the same paths on every machine (a shared file system).
 
 --ship is for workers without that file system: this process reads the
-files, one block of whole lines at a time (a longer line whole), and sends
-each block to a worker, which sends its output back; at most two blocks
-per worker thread are out at a time, and this process writes each output
-as it comes. Blocks and outputs go between this process and the workers
+files, one block of whole lines at a time (--blocksize, default 32 MiB; a
+longer line whole), and sends each block to a worker, which sends its
+output back; at most two blocks per worker thread are out at a time, and
+this process writes each output as it comes: a block and its output (2-3
+times as large as JSON) are what a worker and this process hold, a few at
+a time. Blocks and outputs go between this process and the workers
 directly, not through the scheduler. A block lost with a worker is read
 and sent again. A compressed file is sent in blocks to one worker, which
 holds its compressed bytes while it decodes them.
@@ -52,6 +54,9 @@ import uuid
 from pct.dask_frame import read_logs  # noqa: F401  (pct.dask.read_logs)
 
 DEFAULT_BLOCKSIZE = 128 << 20
+# --ship: a block and its output (2-3 times its size as JSON) are in the
+# memory of a worker and of this process, a few at a time
+DEFAULT_SHIP_BLOCKSIZE = 32 << 20
 MODES = ("json", "tsv", "csv", "lines")
 SUFFIXES = {"json": ".jsonl", "tsv": ".tsv", "csv": ".csv", "lines": ".txt"}
 # gzip, zstd: what the engine detects as compressed, by content
@@ -316,7 +321,7 @@ def _message(file, error):
     return f"{name}: {text}"
 
 
-def run(client, files, output, *, to="json", fields=None, options=None, blocksize=DEFAULT_BLOCKSIZE,
+def run(client, files, output, *, to="json", fields=None, options=None, blocksize=None,
         ship=False, keep_parts=False, header=False):
     """Decodes files on the cluster of client into output/NAME (see the
     module's doc). to: "json", "tsv", "csv" or "lines"; fields: the TSV/CSV
@@ -327,6 +332,8 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
     inputs would write the same output name."""
     if to not in MODES:
         raise ValueError(f"to must be one of {MODES}, not {to!r}")
+    if blocksize is None:
+        blocksize = DEFAULT_SHIP_BLOCKSIZE if ship else DEFAULT_BLOCKSIZE
     blocksize = parse_size(blocksize)
     options = dict(options or {})
     names = {}
@@ -580,8 +587,9 @@ def main(argv=None):
     where.add_argument("--local", type=int, metavar="N", help="a LocalCluster of N worker processes on this machine")
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler, e.g. tcp://10.0.0.1:8786")
     p.add_argument("--output", "-o", required=True, metavar="DIR", help="where the outputs go")
-    p.add_argument("--blocksize", default=DEFAULT_BLOCKSIZE, type=parse_size, metavar="SIZE",
-                   help="bytes of a plain file per task (default 128MiB; 64MiB, 1GiB, 100MB, 1048576...)")
+    p.add_argument("--blocksize", type=parse_size, metavar="SIZE",
+                   help="bytes of a plain file per task (default 128MiB, with --ship 32MiB; 64MiB, 1GiB, "
+                   "100MB, 1048576...)")
     p.add_argument("--parts", action="store_true",
                    help="keep each file's parts as DIR/NAME/part-00000, ... instead of joining them")
     p.add_argument("--ship", action="store_true",

@@ -7,6 +7,7 @@ _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 _Mode = Literal["json", "tsv", "csv", "lines"]
 
 DEFAULT_BLOCKSIZE: int
+DEFAULT_SHIP_BLOCKSIZE: int
 MODES: Tuple[str, ...]
 SUFFIXES: Dict[str, str]
 
@@ -41,7 +42,7 @@ def run(
     to: _Mode = ...,
     fields: Optional[str] = ...,
     options: Optional[Mapping[str, Any]] = ...,
-    blocksize: Union[int, str] = ...,
+    blocksize: Union[None, int, str] = ...,
     ship: bool = ...,
     keep_parts: bool = ...,
     header: bool = ...,
