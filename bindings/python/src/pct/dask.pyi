@@ -8,6 +8,9 @@ _Mode = Literal["json", "tsv", "csv", "lines"]
 
 DEFAULT_BLOCKSIZE: int
 DEFAULT_SHIP_BLOCKSIZE: int
+COMPRESSED_MAGIC: Tuple[bytes, ...]
+SHIP_ATTEMPTS: int
+SCATTER_RETRY_SECONDS: int
 MODES: Tuple[str, ...]
 SUFFIXES: Dict[str, str]
 
