@@ -122,11 +122,19 @@ def test_random_block_sizes(cluster, logs, tmp_path, rng, ship):
         assert len(r.workers()) == 2, r.workers()  # both workers made parts
 
 
-def test_duplicate_names(logs, tmp_path):
+def test_output_names(logs, tmp_path):
+    """Refused before any work: two inputs of one output name, an output
+    that would replace an input."""
     import pct.dask
 
     with pytest.raises(ValueError, match="both write"):
         pct.dask.run(None, [logs[0], logs[0]], str(tmp_path / "dup"))
+    a = tmp_path / "a"
+    a.write_bytes(b"x\n")
+    (tmp_path / "a.jsonl").write_bytes(b"y\n")
+    with pytest.raises(ValueError, match="would replace the input"):
+        pct.dask.run(None, [str(a), str(tmp_path / "a.jsonl")], str(tmp_path))
+    assert (tmp_path / "a.jsonl").read_bytes() == b"y\n"
 
 
 def wait_for_output(out, nbytes, proc, timeout=120):

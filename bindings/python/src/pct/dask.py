@@ -329,7 +329,8 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
     pct.logs.write (format, log_format, referer, query, ...). Returns a
     Result: a file that fails is in its failed, with a message naming it,
     and has no output; the others are written. Raises ValueError when two
-    inputs would write the same output name."""
+    inputs would write the same output name, or an output would replace an
+    input."""
     if to not in MODES:
         raise ValueError(f"to must be one of {MODES}, not {to!r}")
     if blocksize is None:
@@ -342,6 +343,15 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
         if name in names:
             raise ValueError(f"two inputs would both write {name}: {names[name]!r} and {f!r}")
         names[name] = f
+    for name in names:
+        target = os.path.join(output, name)
+        for f in files:
+            try:
+                same = os.path.samefile(f, target)
+            except OSError:  # either is not there
+                continue
+            if same:
+                raise ValueError(f"the output {target} would replace the input {f!r}")
     os.makedirs(output, exist_ok=True)
     result = Result()
     plans = {}
