@@ -107,7 +107,12 @@ def test_random_block_sizes(cluster, logs, tmp_path, rng, ship):
             assert_outputs(out, logs)
             if not ship:  # each part is a task of blocksize bytes
                 staging = f"/.{os.path.basename(mixed)}.jsonl."
-                assert sum(1 for s in r.parts if staging in s["part"]) == math.ceil(size / blocksize)
+                parts = [s for s in r.parts if staging in s["part"]]
+                assert len(parts) == math.ceil(size / blocksize)
+                # the engine's counts: every byte and line read once
+                assert sum(s["bytes_in"] for s in parts) == size
+                with open(mixed, "rb") as f:
+                    assert sum(s["lines"] for s in parts) == f.read().count(b"\n")
         # a range of a few bytes: a W3C log's lines still go with their #Fields: header
         out = tmp_path / "small"
         small = [logs[1], logs[3]]

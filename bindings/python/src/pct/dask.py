@@ -108,7 +108,9 @@ def plan_file(path, blocksize):
     return [(s, min(s + blocksize, st.st_size)) for s in range(0, st.st_size, blocksize)], st.st_size
 
 
-def _task_summary(stats, part, bytes_in, bytes_out, started):
+def _task_summary(stats, part, bytes_out, started):
+    """What a task hands back: the engine's counts (bytes: the text read,
+    decompressed; lines; unparsed lines), the output's size, where it ran."""
     from distributed import get_worker
 
     try:
@@ -117,7 +119,7 @@ def _task_summary(stats, part, bytes_in, bytes_out, started):
         worker = None
     return {
         "part": part,
-        "bytes_in": bytes_in,
+        "bytes_in": stats.get("bytes", 0),
         "bytes_out": bytes_out,
         "lines": stats.get("lines", 0),
         "unparsed": stats.get("unparsed", 0),
@@ -150,8 +152,7 @@ def write_part(path, byte_range, size, part, to, fields, options):
         except OSError:
             pass
         raise
-    bytes_in = size if byte_range is None else byte_range[1] - byte_range[0]
-    return _task_summary(stats, part, bytes_in, bytes_out, started)
+    return _task_summary(stats, part, bytes_out, started)
 
 
 class _ChunksReader(io.RawIOBase):
@@ -174,7 +175,7 @@ class _ChunksReader(io.RawIOBase):
             return 0
         chunk = self._chunks[self._i]
         n = min(len(buffer), len(chunk) - self._pos)
-        buffer[:n] = chunk[self._pos:self._pos + n]
+        buffer[:n] = memoryview(chunk)[self._pos:self._pos + n]
         self._pos += n
         return n
 
@@ -186,14 +187,13 @@ def decode_block(chunks, to, fields, options):
     from pct import logs
 
     started = time.monotonic()
-    bytes_in = sum(len(c) for c in chunks)
     # the engine writes to a file descriptor: an unnamed file of the worker's
     with tempfile.TemporaryFile() as out:
         stats = logs.write(io.BufferedReader(_ChunksReader(chunks)), out, to=to, fields=fields, **options)
         del chunks
         out.seek(0)
         data = out.read()
-    return data, _task_summary(stats, None, bytes_in, len(data), started)
+    return data, _task_summary(stats, None, len(data), started)
 
 
 class Result:
