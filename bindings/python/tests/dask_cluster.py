@@ -1,5 +1,5 @@
 """A Dask cluster of separate processes on 127.0.0.1, as on several
-machines: a `dask scheduler` and `dask worker` processes (one thread each,
+machines: `dask scheduler` and `dask worker` processes (python -m dask, one thread each,
 no nanny: a worker's pid is the process that runs its tasks, so that a test
 can kill it or read its peak memory), under this Python, on free ports.
 Stopped by pid when the block ends, also when a test fails."""
@@ -51,7 +51,7 @@ class Cluster:
     def _start(self):
         sched_file = os.path.join(self.directory, "scheduler.json")
         self.scheduler = self._spawn("scheduler", [
-            "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+            "dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
             "--scheduler-file", sched_file])
         deadline = time.monotonic() + self.start_timeout
         while True:
@@ -68,7 +68,7 @@ class Cluster:
             time.sleep(0.1)
         for i in range(self.workers):
             self.worker_procs.append(self._spawn(f"worker{i}", [
-                "distributed.cli.dask_worker", self.address, "--host", "127.0.0.1", "--nthreads", "1",
+                "dask", "worker", self.address, "--host", "127.0.0.1", "--nthreads", "1",
                 "--no-nanny", "--no-dashboard", "--name", f"w{i}"]))
         from distributed import Client
 
