@@ -30,8 +30,8 @@ this process writes each output as it comes: a block and its output (2-3
 times as large as JSON) are what a worker and this process hold, a few at
 a time. Blocks and outputs go between this process and the workers
 directly, not through the scheduler. A block lost with a worker is read
-and sent again. A compressed file is sent in blocks to one worker, which
-holds its compressed bytes while it decodes them.
+and sent again. A file that is one range (compressed, W3C) is sent in
+blocks to one worker, which holds all its bytes while it decodes them.
 
 A file that cannot be read or that the engine finds faulty (truncated,
 corrupt) is named on stderr with the engine's message and leaves no output
