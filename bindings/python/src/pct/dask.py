@@ -376,6 +376,9 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
         for out in outputs.values():
             if out.file not in result.written:
                 out.discard()
+    for f in plans:  # never a file silently left out
+        if f not in result.written and f not in result.failed:
+            result.failed[f] = f"{os.fsdecode(f)}: not all of its parts were made"
     # in the order given
     result.failed = {f: result.failed[f] for f in files if f in result.failed}
     return result
@@ -420,12 +423,18 @@ def _run_shared(client, plans, outputs, to, fields, options, header, result):
             futures[fut] = (out, index)
     for fut in as_completed(list(futures)):
         out, index = futures.pop(fut)
-        if fut.status == "finished":
-            _settle(out, index, fut.result(), None, result)
-        elif fut.status == "error":
-            _settle(out, index, None, fut.exception(), result)
+        if out.failed:  # cancelled with its file
+            fut.release()
+            continue
+        try:
+            # a summary lost with its worker since is made again: this waits
+            summary = fut.result()
+        except Exception as e:
+            _settle(out, index, None, e, result)
             # the file's other parts are not needed any more
             client.cancel([g for g, (o, _i) in futures.items() if o is out])
+        else:
+            _settle(out, index, summary, None, result)
         fut.release()
 
 
