@@ -17,7 +17,9 @@ PCT_PACKAGES=(
     # each run from a private config on free ports of 127.0.0.1, never as a service. Their
     # postinst starts the services unless /usr/sbin/policy-rc.d exits 101 (Debian's container
     # images have one: nothing starts); the step needs none of them, nor port 80
-    apache2 haproxy rsyslog squid lighttpd varnish
+    # rsyslog is unpacked, not installed (pct_unpacked_rsyslogd): it conflicts with the
+    # syslog-ng the syslog-ng step needs; these are its libraries
+    apache2 haproxy squid lighttpd varnish libestr0 libfastjson4 liblognorm5
 )
 
 # The release build: one configuration shared by test.sh (gcc step) and demo.sh.
@@ -30,6 +32,24 @@ PCT_FUZZ_ARGS=(-Dfuzz=true "-Db_sanitize=address,undefined" -Db_lundef=false
     -Ddefault_library=static -Dbench=disabled -Dbuildtype=debugoptimized -Dwerror=true)
 
 pct_log() { printf '%s\n' "$*" >&2; }
+
+# pct_unpacked_rsyslogd DIR
+# Prints the path of an rsyslogd that tests can run: Debian's rsyslog package
+# unpacked under DIR (downloaded once: apt-get download, dpkg-deb -x), not
+# installed, because rsyslog and syslog-ng (the syslog-ng step) conflict as
+# system log daemons although both run here only as private processes.
+# Its modules are in DIR/root/usr/lib/<triplet>/rsyslog (rsyslogd -M).
+pct_unpacked_rsyslogd() {
+    local dir=$1 deb
+    if [[ ! -x $dir/root/usr/sbin/rsyslogd ]]; then
+        mkdir -p "$dir" || return 1
+        (cd "$dir" && rm -f rsyslog_*.deb && apt-get download rsyslog >/dev/null 2>&1) ||
+            { pct_log "apt-get download rsyslog failed"; return 1; }
+        deb=$(ls "$dir"/rsyslog_*.deb 2>/dev/null | head -n 1)
+        [[ -n $deb ]] && dpkg-deb -x "$deb" "$dir/root" || return 1
+    fi
+    printf '%s\n' "$dir/root/usr/sbin/rsyslogd"
+}
 
 # Prints the packages of PCT_PACKAGES that are not installed.
 pct_missing_packages() {

@@ -462,8 +462,14 @@ step_realservers() {
         f=1 note="no $PCT_RELEASE_DIR/tools/pct (gcc step)"
         failed_tests+=("realservers ($note)")
     else
-        out=$(timeout 300 /usr/bin/python3 tests/realservers/run.py "$PCT_RELEASE_DIR/tools/pct" \
-            build/realservers 2>&1) || true
+        local rsyslogd modules
+        if rsyslogd=$(pct_unpacked_rsyslogd build/realservers-rsyslog); then
+            modules=$(dirname "$(ls -d build/realservers-rsyslog/root/usr/lib/*/rsyslog/imudp.so)")
+        else
+            rsyslogd=/usr/sbin/rsyslogd modules= # the run says what is missing
+        fi
+        out=$(PCT_RSYSLOGD=$rsyslogd PCT_RSYSLOG_MODULES=$modules timeout 300 /usr/bin/python3 \
+            tests/realservers/run.py "$PCT_RELEASE_DIR/tools/pct" build/realservers 2>&1) || true
         printf '%s\n' "$out"
         counts=$(tail -n 1 <<<"$out")
         if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then

@@ -10,6 +10,7 @@ that is not a cut record stays unparsed.
   status    nginx/Apache log a 414 request line as far as they read it: no
             protocol (or "HTTP/1." cut) and status 414
   varnish   varnishncsa: varnishd keeps 254 bytes of a URL (vsl_reclen 255)
+  varnish-f the same with `--log-format 'varnishncsa -F ...'` and %U%q
   squid     squid writes an entry over 8 KiB as its first 8,191 bytes and a
             NUL, with no newline: the next entry is a record of its own
   outputs   the flag in --tsv/--csv (--fields truncated), --stats, line output
@@ -184,6 +185,51 @@ def test_varnish():
               short(o))
 
 
+VARNISH_F = '%h %t "%m %U%q %H" %s %b "%{User-agent}i"'
+
+
+def sh_double(text):
+    """text as one word in POSIX sh double quotes."""
+    return '"' + "".join("\\" + c if c in '"\\$`' else c for c in text) + '"'
+
+
+def test_varnish_f():
+    """varnishncsa -F with %U%q: the URL has no origin, and only a
+    --log-format given as the varnishncsa command line says it is
+    varnishncsa's (whose URLs are cut at 254 bytes once unescaped)."""
+    commands = ["varnishncsa -F '%s'" % VARNISH_F,
+                "varnishncsa -n /var/lib/varnish/x -q 'ReqURL ~ \"^/a\"' -F '%s' -a -w /tmp/l" % VARNISH_F,
+                "varnishncsa -F%s" % sh_double(VARNISH_F),
+                "varnishncsa -F '%%h' -F %s" % sh_double(VARNISH_F)]  # the last -F wins
+    cases = []  # (the URL as logged, its length once unescaped)
+    for size in (VARNISH_URL - 1, VARNISH_URL, VARNISH_URL + 1):
+        url = "/f?q=" + "%41" * ((size - 5) // 3) + "z" * ((size - 5) % 3)
+        cases.append((url, size))
+    # varnishncsa escapes '"' and '\\' (\" \\ \x..): counted unescaped
+    base = "/f?q=" + "b" * (VARNISH_URL - 8)  # 251 bytes
+    cases.append(('/\\"x' + base, VARNISH_URL))  # logged 255 bytes, 254 read: cut
+    cases.append(('/\\"xy' + base, VARNISH_URL + 1))  # 255 read: not cut
+    cases.append(("/\\x41" + base, VARNISH_URL - 1))  # logged 256, 253 read: not cut
+    lines = "".join('127.0.0.1 [27/Nov/2026:10:00:00 +0000] "GET %s HTTP/1.1" 200 5 "ua"\n' % u
+                    for u, _ in cases).encode()
+    for command in commands:
+        o = json_lines("varnishncsa command %r" % command, ["--log-format", command], lines)
+        for (url, n), obj in zip(cases, o):
+            check("%s: URL of %d bytes read: truncated %s" % (command[:40], n, n == VARNISH_URL),
+                  obj.get("truncated", False) is (n == VARNISH_URL) and "unparsed" not in obj and
+                  obj.get("method") == "GET", short(obj))
+        check("%s: one object per line" % command[:40], len(o) == len(cases), str(len(o)))
+    # the bare format string does not say whose it is: nothing flagged
+    o = json_lines("bare varnishncsa format", ["--log-format", VARNISH_F], lines)
+    check("bare -F format: no URL flagged", len(o) == len(cases) and
+          all("truncated" not in x and "unparsed" not in x for x in o), short(o))
+    for command, why in (("varnishncsa -n x", "no -F format"), ("varnishncsa -f /etc/f", "-f FILE"),
+                         ("varnishncsa -F '%h", "no closing quote"), ("varnishncsa -F ''", "empty")):
+        p = test_logs.run(["--log-format", command])
+        check("refused: %r (%s)" % (command, why), p.returncode == 2 and why.encode() in p.stderr,
+              "exit %d: %s" % (p.returncode, short(p.stderr)))
+
+
 def squid_entry(url, t="1764244800.123", status=200, ctype="text/html"):
     return "%s %6d 192.0.2.3 TCP_MISS/%03d 5120 GET %s - HIER_DIRECT/203.0.113.5 %s" % (
         t, 27, status, url, ctype)
@@ -308,6 +354,7 @@ def test_whole():
 
 
 GROUPS = {"quoted": test_quoted, "status": test_status, "varnish": test_varnish,
+          "varnish-f": test_varnish_f,
           "squid": test_squid, "outputs": test_outputs, "whole": test_whole}
 
 

@@ -155,9 +155,10 @@ def out_lines(out):
     return [l[:-1] if l.endswith(b"\r") else l for l in out.split(b"\n")[:-1]]
 
 
-def check_writer_rules(name, mode, data, out, ncols=None):
+def check_writer_rules(name, mode, data, out, ncols=None, utf8=True):
     """The rules of every writer: one output line per input line, no raw
-    control byte, strict JSON, a constant number of TSV/CSV columns."""
+    control byte, strict JSON, a constant number of TSV/CSV columns, and
+    UTF-8 text unless --bytes (utf8=False) asked for the bytes."""
     nlines = data.count(b"\n")
     lines = out_lines(out)
     if not check(name + ": one output line per input line", len(lines) == nlines,
@@ -168,6 +169,12 @@ def check_writer_rules(name, mode, data, out, ncols=None):
         if not check(name + ": no raw control byte", bad is None,
                      "line %d: %s" % (i + 1, short(l))):
             return
+        if utf8:
+            try:
+                l.decode("utf-8")
+            except UnicodeDecodeError as e:
+                check(name + ": UTF-8 without --bytes", False, "line %d: %s" % (i + 1, e))
+                return
         if mode == "json":
             if not check(name + ": strict JSON, no key twice", strict_json(l) is not None,
                          "line %d: %s" % (i + 1, short(l))):
@@ -184,10 +191,11 @@ def check_writer_rules(name, mode, data, out, ncols=None):
               "%d rows of widths %r, want %d of %d" % (len(rows), widths, nlines, ncols))
 
 
-WRITER_ARGS = {"line": [], "json": ["--json"], "tsv": ["--tsv", "--fields", "format,path,query,line"],
-               "csv": ["--csv", "--fields", "format,path,query,agent,line"],
-               "csv-safe": ["--csv", "--csv-safe", "--fields", "format,path,query,agent,line"]}
-WRITER_COLS = {"tsv": 4, "csv": 5, "csv-safe": 5}
+WRITER_ARGS = {"line": [], "json": ["--json"],
+               "tsv": ["--tsv", "--fields", "format,origin,path,query,line"],
+               "csv": ["--csv", "--fields", "format,origin,path,query,agent,line"],
+               "csv-safe": ["--csv", "--csv-safe", "--fields", "format,origin,path,query,agent,line"]}
+WRITER_COLS = {"tsv": 5, "csv": 6, "csv-safe": 6}
 
 
 def seeded_rng(name):
@@ -213,7 +221,8 @@ def test_corpus():
                                  "exit %d: %s" % (result.returncode, short(result.stderr))):
                         continue
                     mode = "csv" if writer.startswith("csv") else writer
-                    check_writer_rules(name, mode, data, result.stdout, WRITER_COLS.get(writer))
+                    check_writer_rules(name, mode, data, result.stdout, WRITER_COLS.get(writer),
+                                       utf8=writer != "line" and "--bytes" not in extra)
                     if writer == "csv-safe":
                         rows = csv.reader(io.StringIO(result.stdout.decode("utf-8", "replace"),
                                                       newline=""))
@@ -455,10 +464,51 @@ def test_memory():
                   "%d MB" % (kb >> 10))
 
 
+def test_origin():
+    """The origin of an absolute target is text, as every other text cell:
+    bytes that are not UTF-8 are U+FFFD in --json, --tsv and --csv (as
+    bytes.decode(errors="replace") makes them), kept with --bytes."""
+    hosts = [b"h\xff.example", b"caf\xc3\xa9.example", b"x\xc3.example:8080", b"\xe2\x82.y"]
+    lines = b"".join(TEMPLATES["combined"].format(T="http://HOST/a%20b?q=1", Q="-").encode()
+                     .replace(b"HOST", h) + b"\n" for h in hosts)
+    want = ["http://" + h.decode("utf-8", "replace") for h in hosts]
+    out = run_ok("origin --json", ["--json"], lines).stdout
+    got = [json.loads(l).get("origin") for l in out.decode("utf-8").splitlines()]
+    check("origin --json: U+FFFD for bytes that are not UTF-8", got == want, repr(got))
+    for mode in ("--tsv", "--csv"):
+        out = run_ok("origin " + mode, [mode, "--fields", "origin,path"], lines).stdout
+        try:
+            text = out.decode("utf-8")
+        except UnicodeDecodeError as e:
+            check("origin %s: UTF-8" % mode, False, str(e))
+            continue
+        cells = [row[0] for row in csv.reader(io.StringIO(text, newline=""),
+                                                  delimiter="\t" if mode == "--tsv" else ",")]
+        check("origin %s: U+FFFD for bytes that are not UTF-8" % mode, cells == want, repr(cells))
+        out = run_ok("origin %s --bytes" % mode, [mode, "--bytes", "--fields", "origin"], lines).stdout
+        check("origin %s --bytes: the bytes kept" % mode,
+              out.split(b"\n")[:-1] == [b"http://" + h for h in hosts], short(out))
+
+
+def test_long_line_twice():
+    """--fields naming `line` twice: a line over --max-line streams through
+    once, into the first `line` column; the second is null (TSV \\N, CSV
+    empty), never an empty string that looks like an empty line."""
+    long_line = TEMPLATES["combined"].format(T="/" + "a" * 5000, Q="-")
+    short_line = TEMPLATES["combined"].format(T="/b", Q="-")
+    data = (long_line + "\n" + short_line + "\n").encode()
+    out = run(["--tsv", "--max-line", "4096", "--fields", "line,format,line"], data).stdout
+    rows = [r.split(b"\t") for r in out.split(b"\n")[:-1]]
+    check("long line, line twice: TSV rows", rows == [[long_line.encode(), b"unparsed", b"\\N"],
+                                                   [short_line.encode(), b"combined",
+                                                    short_line.encode()]], short(out))
+
+
 GROUPS = {"corpus": test_corpus, "long-lines": test_long_lines, "big-line": test_big_line_threads,
           "controls": test_controls, "duplicates": test_duplicates, "crlf": test_crlf,
           "csv-safe": test_csv_safe, "spaces": test_spaces, "hash": test_hash,
-          "memory": test_memory}
+          "memory": test_memory, "origin": test_origin,
+          "long-line-twice": test_long_line_twice}
 
 
 def set_pct(path):

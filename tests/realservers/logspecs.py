@@ -1,6 +1,7 @@
 """Every log the step checks: which server wrote it, how to find and unescape
 its request field (logparse), and how `pct logs` is told its format."""
 import re
+import shlex
 
 import servers
 
@@ -85,5 +86,8 @@ SPECS = [
             {"auto": [], "log-format": _lf(VARNISH_DEFAULT)}),
     # varnishncsa -F: a format of its own, which auto-detection cannot know
     LogSpec("varnish/custom", "varnish-custom.log", "varnish_custom", "apache",
-            {"auto": [], "log-format": _lf(servers.VARNISH_CUSTOM)}, custom=True),
+            # as the command line that wrote it: which says the URLs are
+            # varnishd's, cut at 254 bytes (a bare format string does not)
+            {"auto": [], "log-format": _lf("varnishncsa -F " + shlex.quote(servers.VARNISH_CUSTOM))},
+            custom=True),
 ]

@@ -316,6 +316,13 @@ CustomLog %(d)s/apache2-custom.log custom
         wait_port(self.port, p, "apache2")
 
 
+# rsyslog conflicts with syslog-ng as a Debian package: scripts/test.sh runs an
+# unpacked copy (pct_unpacked_rsyslogd in scripts/lib.sh) and says where
+RSYSLOGD = os.path.abspath(os.environ.get("PCT_RSYSLOGD") or "/usr/sbin/rsyslogd")
+RSYSLOG_MODULES = os.environ.get("PCT_RSYSLOG_MODULES") or ""
+RSYSLOG_MODULES = os.path.abspath(RSYSLOG_MODULES) if RSYSLOG_MODULES else ""
+
+
 class Rsyslog:
     """rsyslogd with a private configuration: imudp on 127.0.0.1, and per
     facility (local0..) files in the given templates (Debian's traditional
@@ -332,8 +339,9 @@ class Rsyslog:
 module(load="imudp")
 input(type="imudp" address="127.0.0.1" port="%(port)d")
 %(rules)s""" % {"d": server.dir, "port": self.port, "rules": rules})
-        self.proc = server.spawn("rsyslogd", ["/usr/sbin/rsyslogd", "-n", "-f", conf,
-                                              "-i", server.path("rsyslogd.pid")])
+        modules = ["-M", RSYSLOG_MODULES] if RSYSLOG_MODULES else []
+        self.proc = server.spawn("rsyslogd", [RSYSLOGD, "-n", "-f", conf, "-i",
+                                              server.path("rsyslogd.pid")] + modules)
         # imudp gives no way to wait for it but a message that arrives.
         self.mark_all("start")
 
@@ -366,7 +374,7 @@ class Haproxy(Server):
     """One haproxy per format (a frontend's format is its own), each logging
     both through rsyslog (local0 / local1) and to stdout (raw)."""
     name = "haproxy"
-    need = ["/usr/sbin/haproxy", "/usr/sbin/rsyslogd"]
+    need = ["/usr/sbin/haproxy", RSYSLOGD]
 
     def __init__(self, directory, fmt):
         super().__init__(directory)

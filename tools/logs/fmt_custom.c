@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fmt_custom.h"
+#include "log_cut.h"
 #include "log_format_registry.h"
 
 /* The longest format string a directive unwraps to. */
@@ -101,6 +102,71 @@ static const char *haproxy_string(const char *p, char *out, size_t cap)
     return *skip_space(q + (*p == '"')) == '\0' ? NULL : "text after log-format's format string";
 }
 
+/* The next shell word at *pp (POSIX sh quoting: '...' literal, "..." with
+ * \" \\ \$ \` escapes, a bare backslash escapes the next byte) into out;
+ * *pp moves past it. NULL, or an error. */
+static const char *shell_word(const char **pp, char *out, size_t cap)
+{
+    const char *p = skip_space(*pp);
+    size_t n = 0;
+    char quote = 0;
+    while (*p != '\0' && (quote != 0 || !isspace((unsigned char)*p))) {
+        char c = *p++;
+        if (quote == 0 && (c == '\'' || c == '"')) {
+            quote = c;
+            continue;
+        }
+        if (c == quote) {
+            quote = 0;
+            continue;
+        }
+        if (c == '\\' && *p != '\0' && quote != '\'' &&
+            (quote == 0 || strchr("\"\\$`", *p) != NULL))
+            c = *p++;
+        if (n + 1 >= cap)
+            return "the format is too long";
+        out[n++] = c;
+    }
+    if (quote != 0)
+        return "a quoted word of the varnishncsa command has no closing quote";
+    out[n] = '\0';
+    *pp = p;
+    return NULL;
+}
+
+/* The format string of a varnishncsa command line ("varnishncsa -n DIR -F
+ * '...'", as in a unit file): its -F argument, the last one if several (as
+ * varnishncsa's getopt leaves it). */
+static const char *varnishncsa_string(const char *p, char *out, size_t cap)
+{
+    char *word = malloc(cap);
+    if (word == NULL)
+        return "out of memory";
+    const char *error = "the varnishncsa command has no -F format";
+    while (*skip_space(p) != '\0') {
+        const char *e = shell_word(&p, word, cap);
+        if (e != NULL) {
+            error = e;
+            break;
+        }
+        if (strcmp(word, "-f") == 0) {
+            error = "varnishncsa -f FILE: give the format itself with -F";
+            break;
+        }
+        if (strncmp(word, "-F", 2) != 0)
+            continue;
+        if (word[2] != '\0') { /* -F'...': the format joined to the option */
+            memmove(out, word + 2, strlen(word + 2) + 1);
+        } else if ((e = shell_word(&p, out, cap)) != NULL) {
+            error = e;
+            break;
+        }
+        error = out[0] != '\0' ? NULL : "varnishncsa's -F format is empty";
+    }
+    free(word);
+    return error;
+}
+
 /* 1 if text is '{' ... '}' (spaces around). */
 static int json_shaped(const char *text)
 {
@@ -115,7 +181,16 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
     const char *p = skip_space(text), *error;
     enum template_syntax syntax;
     enum log_escaping escaping;
-    if (starts_word(p, "log-format")) {
+    int url_cut = 0;
+    if (starts_word(p, "varnishncsa")) {
+        error = varnishncsa_string(p + strlen("varnishncsa"), unwrapped, CUSTOM_TEXT_MAX);
+        if (error != NULL)
+            return error;
+        text = unwrapped;
+        syntax = SYNTAX_APACHE; /* varnishncsa's format letters are Apache's */
+        escaping = LOG_ESC_BACKSLASH;
+        url_cut = LOG_VARNISH_URL_CUT;
+    } else if (starts_word(p, "log-format")) {
         if ((error = haproxy_string(p + strlen("log-format"), unwrapped, CUSTOM_TEXT_MAX)) != NULL)
             return error;
         text = unwrapped;
@@ -172,6 +247,7 @@ static const char *compile(struct log_template *t, const char *text, char *unwra
     if ((error = template_compile(t, text, syntax)) != NULL)
         return error;
     t->escaping = (unsigned char)escaping;
+    t->url_cut = url_cut;
     return NULL;
 }
 

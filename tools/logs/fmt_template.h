@@ -45,6 +45,10 @@ struct log_template {
                     or a later one (HAProxy cuts at its length limit, 1024 bytes by
                     default) */
     int cut_from;
+    /* varnishncsa (`varnishncsa -F`): its URLs are cut at this many bytes
+       (LOG_VARNISH_URL_CUT), and a URL field (%U%q) that long was cut; 0
+       for other servers, which do not cut URLs */
+    int url_cut;
     struct template_item item[TEMPLATE_MAX_ITEMS];
     /* enum log_escaping of its lines: its server's (log_unescape.h) */
     unsigned char escaping;

@@ -1,9 +1,11 @@
 /* log_cut.c - telling the records a server cut (see log_cut.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt_access.h"
 #include "log_cut.h"
 #include "log_field_text.h"
+#include "log_unescape.h"
 
 /* 1 if p is "HTTP/1.1" or "HTTP/1.0" cut short (the last bytes a server
  * read of a request line), any case. */
@@ -70,5 +72,27 @@ void record_mark_cut(struct log_record *r)
         request_was_cut(request->v, status != NULL ? status->v : span_of("", ""))) {
         r->truncated = 1;
         request->v = request_cut_protocol_off(request->v);
+    }
+}
+
+void record_mark_url_cut(struct log_record *r, size_t cut, enum log_escaping esc)
+{
+    for (int i = 0; i < r->n; i++) {
+        const struct log_field *f = &r->f[i];
+        if (f->kind != K_URL)
+            continue;
+        /* escapes only shorten: a field shorter than cut is not cut */
+        if (f->v.n < cut || origin_length(f->v) > 0)
+            return;
+        size_t n = f->v.n;
+        if (log_unescape_wanted(esc, f->v.p, f->v.n)) {
+            char *text = malloc(2 * f->v.n + 4);
+            if (text == NULL)
+                return; /* not flagged, as a URL that was not cut */
+            n = log_unescape(esc, f->v.p, f->v.n, text);
+            free(text);
+        }
+        r->truncated = n == cut;
+        return;
     }
 }

@@ -12,7 +12,10 @@
  *  - varnishncsa: varnishd keeps at most vsl_reclen - 1 bytes (255 - 1 by
  *    default) of the URL, so an absolute target ("http://host" + URL, as
  *    varnishncsa writes %r) whose URL is 254 bytes long was cut (one that
- *    was exactly that long is flagged too: the log cannot tell them apart);
+ *    was exactly that long is flagged too: the log cannot tell them apart),
+ *    and with `--log-format 'varnishncsa -F ...'` a %U%q URL of that length
+ *    (record_mark_url_cut; a bare format string does not say it is
+ *    varnishncsa's, and other servers do not cut URLs);
  *  - squid writes an entry of 8 KiB or more as its first 8,191 bytes and a
  *    NUL, with no newline: the next entry follows on the same line. The NUL
  *    ends that entry's line (process_chunk): one line in, one record out
@@ -22,6 +25,7 @@
 
 #include <stddef.h>
 
+#include "log_format_registry.h"
 #include "log_record.h"
 #include "log_util.h"
 
@@ -53,6 +57,13 @@ struct span request_cut_protocol_off(struct span request);
 /* Sets r->truncated when its request and status say it was cut
  * (request_was_cut); its request then without a cut protocol. */
 void record_mark_cut(struct log_record *r);
+
+/* Sets r->truncated when its URL field (K_URL: varnishncsa's %U%q, which
+ * has no origin) holds exactly cut bytes once its escapes (esc) are undone:
+ * a varnishncsa URL cut at LOG_VARNISH_URL_CUT (or one exactly that long:
+ * the log cannot tell them apart). A URL split in %U and %q fields cannot
+ * be told cut. */
+void record_mark_url_cut(struct log_record *r, size_t cut, enum log_escaping esc);
 
 /* The NUL that ends a squid entry cut at LOG_SQUID_CUT bytes, if the line
  * [s, e) starts with one, else NULL (see squid_entry_cut_parses). */

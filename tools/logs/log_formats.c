@@ -107,6 +107,10 @@ static int parse_as(int id, const char *s, size_t n, struct log_record *r,
     }
     if (ok && !r->truncated)
         record_mark_cut(r);
+    if (ok && !r->truncated && id != LF_JSON && cfg->formats->template[id].url_cut > 0) {
+        const struct log_template *t = &cfg->formats->template[id];
+        record_mark_url_cut(r, (size_t)t->url_cut, (enum log_escaping)t->escaping);
+    }
     return ok;
 }
 

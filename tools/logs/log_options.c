@@ -30,6 +30,8 @@ static void print_logs_help(void)
           "                     Apache LogFormat string (%h %>s %{Referer}i ...) or a\n"
           "                     HAProxy log-format string (%ci:%cp [%tr] ... %{+Q}r), or\n"
           "                     the whole directive (log_format NAME escape=json '...';)\n"
+          "                     or varnishncsa command line (varnishncsa -F '...': its\n"
+          "                     URLs cut at 254 bytes are flagged truncated)\n"
           "  --json-key KEY     JSON lines: the URL's key, dotted for nested objects\n"
           "                     (default: request.uri, RequestPath, request_uri, uri,\n"
           "                     url, path, request)\n"

@@ -376,8 +376,8 @@ static int table_url_part(struct worker *w, const struct table_style *st, struct
         row->origin = origin;
         row->query = q;
     }
-    if (which == COL_ORIGIN)
-        table_value(w, st, span_of(u.p, u.p + origin));
+    if (which == COL_ORIGIN) /* text, as --json's origin: UTF-8 repaired */
+        table_text(w, st, span_of(u.p, u.p + origin));
     else if (which == COL_PATH)
         table_value(w, st,
                     decode_bytes(w, span_of(u.p + origin, q != NULL ? q : u.p + u.n), path_keep(w),
@@ -516,7 +516,7 @@ static void long_columns(struct worker *w, const struct table_style *st, int fro
             put_raw(w, &st->sep, 1);
         if (tab->columns[i] == COL_FORMAT)
             put_str(w, "unparsed");
-        else if (tab->columns[i] != COL_LINE)
+        else /* a `line` column after the first: null, as the line streams once */
             table_null(w, st);
     }
 }

@@ -34,7 +34,8 @@
  *   fmt_haproxy.c     HAProxy log-format strings as templates (the haproxy
  *                     rows are HAProxy's own), its lines, syslog headers
  *   fmt_custom.c      --log-format as a configuration writes it (nginx's
- *                     log_format ... escape=, Apache's LogFormat)
+ *                     log_format ... escape=, Apache's LogFormat,
+ *                     HAProxy's log-format, varnishncsa -F)
  *   log_unescape.c    each format's own escaping (registry row) undone once
  *   fmt_json.c        JSON-lines logs
  *   log_record*.c     a parsed line as named fields, handed to the writer;
