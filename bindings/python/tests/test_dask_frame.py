@@ -151,6 +151,9 @@ def test_globs_and_missing_files(plain, tmp_path):
     assert_same_frame(synchronous(df), want, "glob")
     assert pct.dask_frame.expand_paths([os.path.join(d, "access-[21].log"), plain[0]]) == \
         [plain[1], plain[2], plain[0]]
+    literal = tmp_path / "rotated[1].log"  # a name, not a pattern
+    literal.write_bytes(open(plain[1], "rb").read())
+    assert pct.dask_frame.expand_paths(str(literal)) == [str(literal)]
     pattern = os.path.join(d, "nothing-*.log")
     with pytest.raises(FileNotFoundError, match="nothing-"):
         pct.dask.read_logs([plain[0], pattern])

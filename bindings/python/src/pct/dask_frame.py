@@ -43,7 +43,8 @@ def _has_magic(path):
 
 def expand_paths(paths):
     """The files paths names, in order: a path, or a list of them; a glob
-    pattern (*, ?, [...]) is replaced by the files it matches, sorted.
+    pattern (*, ?, [...]) that is not the name of a file is replaced by the
+    files it matches, sorted.
     FileNotFoundError names a pattern that matches nothing, or a file that
     does not exist; IsADirectoryError a directory."""
     if isinstance(paths, (str, bytes, os.PathLike)):
@@ -53,7 +54,7 @@ def expand_paths(paths):
         if not isinstance(p, (str, bytes, os.PathLike)):
             raise TypeError(f"paths must be paths (str, bytes, os.PathLike), not {type(p).__name__}")
         p = os.fspath(p)
-        if _has_magic(p):
+        if _has_magic(p) and not os.path.exists(p):  # a file may be named "a[1].log"
             matches = sorted(m for m in glob.glob(p) if not os.path.isdir(m))
             if not matches:
                 raise FileNotFoundError(errno.ENOENT, "no file matches the pattern", p)
