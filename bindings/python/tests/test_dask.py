@@ -142,6 +142,22 @@ def test_output_names(logs, tmp_path):
     assert (tmp_path / "a.jsonl").read_bytes() == b"y\n"
 
 
+def test_bad_options(logs, tmp_path):
+    """Options the engine refuses: its message, before any work (no output
+    directory made), once, not per task."""
+    import pct.dask
+
+    for kwargs, words in [({"to": "json", "header": True}, "go with --tsv or --csv"),
+                          ({"to": "lines", "options": {"csv_safe": True}}, "--csv-safe goes with --csv"),
+                          ({"options": {"query": "x"}}, "query must be"),
+                          ({"options": {"no_such": 1}}, "unknown option")]:
+        with pytest.raises((ValueError, TypeError), match=words):
+            pct.dask.run(None, [logs[0]], str(tmp_path / "out"), **kwargs)
+    assert not (tmp_path / "out").exists()
+    r = pct_dask("--local", "1", "--output", str(tmp_path / "out"), "--header", logs[0])
+    assert r.returncode == 2 and r.stderr.decode().count("--header go with --tsv or --csv") == 1, r.stderr
+
+
 def wait_for_output(out, nbytes, proc, timeout=120):
     """Waits until the run has written nbytes of output (parts, or parts
     joined so far): the run is under way."""

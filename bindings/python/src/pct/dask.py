@@ -328,9 +328,10 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
     columns; header: TSV/CSV column names first; options: the options of
     pct.logs.write (format, log_format, referer, query, ...). Returns a
     Result: a file that fails is in its failed, with a message naming it,
-    and has no output; the others are written. Raises ValueError when two
-    inputs would write the same output name, or an output would replace an
-    input."""
+    and has no output; the others are written. Raises, before any work,
+    ValueError when two inputs would write the same output name or an
+    output would replace an input, ValueError or TypeError for options that
+    pct.logs.write refuses."""
     if to not in MODES:
         raise ValueError(f"to must be one of {MODES}, not {to!r}")
     if blocksize is None:
@@ -352,6 +353,7 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
                 continue
             if same:
                 raise ValueError(f"the output {target} would replace the input {f!r}")
+    _check_options(to, fields, options, header)
     os.makedirs(output, exist_ok=True)
     result = Result()
     plans = {}
@@ -382,6 +384,14 @@ def run(client, files, output, *, to="json", fields=None, options=None, blocksiz
     # in the order given
     result.failed = {f: result.failed[f] for f in files if f in result.failed}
     return result
+
+
+def _check_options(to, fields, options, header):
+    """Bad options raise here (ValueError, TypeError: the engine's words, as
+    the CLI's usage errors), not once per task: a run over no input."""
+    from pct import logs
+
+    logs.write(io.BytesIO(b""), os.devnull, to=to, fields=fields, **_part_options(options, header, 0))
 
 
 def _part_options(options, header, index):
