@@ -77,6 +77,9 @@ def test_local_cluster_command(logs, tmp_path):
     ("--tsv", "--header", "--fields", "time_iso,remote,path,query,status,line"),
     ("--csv", "--header", "--csv-safe", "--fields", "format,path,agent,truncated"),
     ("--lines", "--raw-spaces", "--query", "plain"),
+    ("--lines", "--raw", "--bytes"),
+    ("--json", "--field", "7"),
+    ("--tsv", "--format", "json", "--json-key", "request.uri", "--fields", "format,line"),
     ("--json", "--log-format", '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent'),
 ])
 def test_output_modes(cluster, logs, tmp_path, args, rng):
