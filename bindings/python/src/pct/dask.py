@@ -655,6 +655,11 @@ def main(argv=None):
     if args.local is not None and args.local < 1:
         p.error("--local needs at least 1 worker")
     options = _options_from(args)
+    try:  # before a cluster is started for nothing
+        _check_options(to, args.fields, options, args.header)
+    except (ValueError, TypeError) as e:
+        print(f"python -m pct.dask: {e}", file=sys.stderr)
+        return 2
 
     import dask
     from distributed import Client, LocalCluster
