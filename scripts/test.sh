@@ -355,14 +355,15 @@ step_tsan() {
 # meson-python, pytest and Dask), then its pytest suite: the urllib.parse
 # drop-ins against urllib, the batch calls, pct.logs.read and python -m
 # pct.dask (LocalCluster; dask scheduler and worker processes on 127.0.0.1:
-# faults, and without --quick a 1 GiB log) against the pct tool of the gcc step. The
-# meson build directory (build/python/meson) is kept between runs.
+# faults, and without --quick a 1 GiB log) against the pct tool of the gcc
+# step, and (test_install) an editable install and an sdist installed in new
+# venvs. The meson build directory (build/python/meson) is kept between runs.
 step_python() {
     banner "python: the pct package installed offline in a venv, its pytest suite (build/python)"
     local t0 dir=build/python note='' p=0 f=0 s=0 counts
     t0=$(pct_now_ms)
-    local PCT_PACKAGES=(python3-venv python3-pip python3-dev python3-mesonpy python3-pytest
-        python3-distributed python3-dask python3-pandas)
+    local PCT_PACKAGES=(python3-venv python3-pip python3-dev python3-mesonpy python3-pytest python3-build
+        python3-distributed python3-dask python3-pandas python3-mypy)
     mkdir -p "$dir"
     if ! pct_ensure_packages "$install"; then
         f=1 note="missing Debian packages"

@@ -12,6 +12,7 @@ urllib.parse.unquote) that builds the same frame, the three run in turn."""
 import os
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -182,10 +183,16 @@ def logs_table():
         print(f"\nread_frame: {lines:,} combined lines, {size / 1e6:.0f} MB; pandas {pd.__version__}; "
               f"{os.cpu_count()} CPUs; runs alternate, medians of {runs}")
 
-        def timed(fn):
-            t = time.perf_counter()
+        cpu = {}  # CPU seconds of each run: all threads, and the calling thread's
+
+        def timed(fn, key):
+            t, c, ct = time.perf_counter(), time.process_time(), time.thread_time()
+            child = resource.getrusage(resource.RUSAGE_CHILDREN)
             result = fn()
             t = time.perf_counter() - t
+            done = resource.getrusage(resource.RUSAGE_CHILDREN)
+            child = done.ru_utime + done.ru_stime - child.ru_utime - child.ru_stime
+            cpu.setdefault(key, []).append((time.process_time() - c + child, time.thread_time() - ct))
             del result  # freeing a frame is not reading it
             return t
 
@@ -200,10 +207,10 @@ def logs_table():
         for _ in range(runs):
             for threads in (1, None):
                 if cli:
-                    times.setdefault(("cli", threads), []).append(timed(lambda: run_cli(threads)))
+                    times.setdefault(("cli", threads), []).append(timed(lambda: run_cli(threads), ("cli", threads)))
                 times.setdefault(("frame", threads), []).append(
-                    timed(lambda: pct.logs.read_frame(big, threads=threads)))
-            times.setdefault("python", []).append(timed(lambda: python_frame(small)))
+                    timed(lambda: pct.logs.read_frame(big, threads=threads), ("frame", threads)))
+            times.setdefault("python", []).append(timed(lambda: python_frame(small), "python"))
         med = {k: statistics.median(v) for k, v in times.items()}
         py = small_size / med["python"]
         print("| threads | `pct logs --tsv` > /dev/null | `read_frame` | ÷ CLI (≥ 0.5×) | pure Python | × Python (≥ 20×) |")
@@ -215,6 +222,17 @@ def logs_table():
             print(f"| {name} | {c / 1e6:.0f} MB/s |" if c else f"| {name} | (no pct tool) |",
                   f"{fr / 1e6:.0f} MB/s | {fr / c:.2f}× |" if c else f"{fr / 1e6:.0f} MB/s | - |",
                   f"{py / 1e6:.1f} MB/s | {fr / py:.0f}× |")
+        # On few cores the ratio at each one's default is bounded by CPU:
+        # with every core busy, at most the CLI's CPU over read_frame's.
+        for threads in (1, None):
+            fc = statistics.median(c for c, _ in cpu[("frame", threads)])
+            main = statistics.median(m for _, m in cpu[("frame", threads)])
+            line = f"CPU per run, threads={threads or 'default'}: read_frame {fc * 1e3:.0f} ms " \
+                   f"(the calling thread, making the columns: {main * 1e3:.0f} ms)"
+            if cli:
+                cc = statistics.median(c for c, _ in cpu[("cli", threads)])
+                line += f", pct logs --tsv {cc * 1e3:.0f} ms: {cc / fc:.2f}×"
+            print(line)
 
 if __name__ == "__main__":
     if not LOGS_ONLY:

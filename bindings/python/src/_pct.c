@@ -86,15 +86,17 @@ static PyObject *arg_error(const char *fname)
     return NULL;
 }
 
-/* Raises pct.Error for a failed call; index >= 0 for a batch item. */
-static PyObject *raise_error(pct_result r, Py_ssize_t index)
+/* A pct.Error for a failed call (index >= 0 for a batch item), with the
+ * message "<status> at offset N[ of item I][: detail]", or NULL. */
+static PyObject *error_new(pct_result r, Py_ssize_t index, const char *detail)
 {
     PyObject *msg;
     if (index >= 0)
-        msg = PyUnicode_FromFormat("%s at offset %zu of item %zd", pct_status_string(r.status),
-                                   r.count, index);
+        msg = PyUnicode_FromFormat("%s at offset %zu of item %zd%s%s", pct_status_string(r.status),
+                                   r.count, index, detail ? ": " : "", detail ? detail : "");
     else
-        msg = PyUnicode_FromFormat("%s at offset %zu", pct_status_string(r.status), r.count);
+        msg = PyUnicode_FromFormat("%s at offset %zu%s%s", pct_status_string(r.status), r.count,
+                                   detail ? ": " : "", detail ? detail : "");
     if (msg == NULL)
         return NULL;
     PyObject *exc = PyObject_CallOneArg(Error, msg);
@@ -104,25 +106,82 @@ static PyObject *raise_error(pct_result r, Py_ssize_t index)
     PyObject *status = PyLong_FromLong((long)r.status);
     PyObject *offset = PyLong_FromSize_t(r.count);
     PyObject *idx = index >= 0 ? PyLong_FromSsize_t(index) : Py_NewRef(Py_None);
-    if (status && offset && idx && PyObject_SetAttrString(exc, "status", status) == 0 &&
-        PyObject_SetAttrString(exc, "offset", offset) == 0 &&
-        PyObject_SetAttrString(exc, "index", idx) == 0)
-        PyErr_SetObject(Error, exc);
+    if (!(status && offset && idx && PyObject_SetAttrString(exc, "status", status) == 0 &&
+          PyObject_SetAttrString(exc, "offset", offset) == 0 &&
+          PyObject_SetAttrString(exc, "index", idx) == 0))
+        Py_CLEAR(exc);
     Py_XDECREF(status);
     Py_XDECREF(offset);
     Py_XDECREF(idx);
-    Py_DECREF(exc);
+    return exc;
+}
+
+static PyObject *raise_error_detail(pct_result r, Py_ssize_t index, const char *detail)
+{
+    PyObject *exc = error_new(r, index, detail);
+    if (exc != NULL) {
+        PyErr_SetObject(Error, exc);
+        Py_DECREF(exc);
+    }
     return NULL;
 }
 
-/* A scratch buffer: on the stack when small. */
+/* Raises pct.Error for a failed call; index >= 0 for a batch item. */
+static PyObject *raise_error(pct_result r, Py_ssize_t index)
+{
+    return raise_error_detail(r, index, NULL);
+}
+
+/* Encoding a str: the result is a str only if it is UTF-8, so a set that
+ * escapes some bytes of a character but not the others (make_set(None,
+ * add=b"\xa9") and "\u00e9", C3 A9: "\xc3%A9") fails. Only a set that holds
+ * some bytes 0x80-0xFF and not all of them can do that. */
+static int set_splits_characters(const pct_set *set)
+{
+    /* bytes 0x80-0xFF: bits[16..31] */
+    unsigned any = 0, every = 0xFF;
+    for (int i = 16; i < 32; i++) {
+        any |= set->bits[i];
+        every &= set->bits[i];
+    }
+    return any != 0 && every != 0xFF;
+}
+
+/* The offset of the first character of the UTF-8 text p[0..len) that set
+ * escapes only in part, or -1. */
+static Py_ssize_t split_character(const char *p, size_t len, const pct_set *set)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t i = 0;
+    while (i < len) {
+        size_t n = u[i] < 0x80 ? 1 : u[i] < 0xE0 ? 2 : u[i] < 0xF0 ? 3 : 4;
+        if (n > len - i)
+            n = len - i; /* not reached for well-formed UTF-8 */
+        int in = 0;
+        for (size_t k = 0; k < n; k++)
+            in += (set->bits[u[i + k] >> 3] >> (u[i + k] & 7)) & 1;
+        if (in != 0 && (size_t)in != n)
+            return (Py_ssize_t)i;
+        i += n;
+    }
+    return -1;
+}
+
+static const char split_detail[] =
+    "the set escapes part of this character, so the result is not UTF-8 (encode the str's "
+    "bytes to get bytes)";
+
+/* A scratch buffer: on the stack when small; or (op_buffer) the bytes
+ * object that becomes the result. */
 typedef struct scratch {
     char *p;
+    PyObject *bytes;
     char stack[STACK_BYTES];
 } scratch;
 
 static char *scratch_get(scratch *s, size_t n)
 {
+    s->bytes = NULL;
     if (n <= STACK_BYTES) {
         s->p = s->stack;
         return s->p;
@@ -135,7 +194,9 @@ static char *scratch_get(scratch *s, size_t n)
 
 static void scratch_free(scratch *s)
 {
-    if (s->p != NULL && s->p != s->stack)
+    if (s->bytes != NULL)
+        Py_CLEAR(s->bytes);
+    else if (s->p != NULL && s->p != s->stack)
         PyMem_Free(s->p);
     s->p = NULL;
 }
@@ -165,6 +226,17 @@ static pct_result do_encode(const char *src, size_t len, char *dst, const pct_se
     }
     return r;
 }
+
+/* Runs stmt with the GIL released when release is true. */
+#define RUN_MAYBE_RELEASED(release, stmt)                                                          \
+    do {                                                                                           \
+        if (release) {                                                                             \
+            Py_BEGIN_ALLOW_THREADS stmt;                                                           \
+            Py_END_ALLOW_THREADS                                                                   \
+        } else {                                                                                   \
+            stmt;                                                                                  \
+        }                                                                                          \
+    } while (0)
 
 /* An optional str argument as a C string; 0 if absent (NULL or None), 1 if
  * it is an exact str without NUL or surrogates, -1 otherwise (no exception
@@ -260,7 +332,8 @@ static PyObject *unquote_str(PyObject *string, const char *encoding, const char 
             buf[j - i] = (char)PyUnicode_READ(kind, data, j);
             j++;
         }
-        piece = decode_run(buf, (size_t)(j - i), encoding, errors, 0, 0);
+        /* buf is this call's own copy: a long run may be decoded without the GIL */
+        piece = decode_run(buf, (size_t)(j - i), encoding, errors, 0, 1);
         if (piece == NULL || PyList_Append(pieces, piece) < 0) {
             Py_XDECREF(piece);
             goto fail;
@@ -597,6 +670,13 @@ static int input_get(PyObject *o, input *in, const char *fname)
     return 0;
 }
 
+/* Whether an operation on in runs with the GIL released: a long input that
+ * no other thread can change meanwhile (str, bytes). */
+static int input_may_release(const input *in)
+{
+    return in->immutable && in->len >= RELEASE_GIL_BYTES;
+}
+
 static void input_release(input *in)
 {
     if (in->has_view)
@@ -675,17 +755,36 @@ static int flags_arg(PyObject *o, unsigned *flags)
  * as the input's type, or pct.Error; the buffer and the input released. */
 static PyObject *op_finish(input *in, scratch *s, const char *buf, pct_result r)
 {
-    PyObject *out = r.status == PCT_OK ? output_make(in, buf, r.count) : raise_error(r, -1);
+    PyObject *out;
+    if (r.status != PCT_OK) {
+        out = raise_error(r, -1);
+    } else if (s->bytes != NULL) { /* the buffer is the result: cut to its length */
+        out = s->bytes;
+        s->bytes = NULL;
+        s->p = NULL;
+        if (_PyBytes_Resize(&out, (Py_ssize_t)r.count) < 0)
+            out = NULL;
+    } else {
+        out = output_make(in, buf, r.count);
+    }
     scratch_free(s);
     input_release(in);
     return out;
 }
 
-/* A scratch buffer of n bytes for an operation on in, or NULL (MemoryError
- * set, the input released). */
+/* A buffer of n bytes for an operation on in, or NULL (MemoryError set, the
+ * input released). A large one for a bytes result is that result, written
+ * in place (with the GIL released: no copy of a long output holds it). */
 static char *op_buffer(input *in, scratch *s, size_t n)
 {
-    char *buf = scratch_get(s, n);
+    char *buf;
+    if (!in->is_str && n > STACK_BYTES) {
+        s->bytes = n <= (size_t)PY_SSIZE_T_MAX / 2 ? PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n)
+                                                   : PyErr_NoMemory();
+        buf = s->p = s->bytes ? PyBytes_AS_STRING(s->bytes) : NULL;
+    } else {
+        buf = scratch_get(s, n);
+    }
     if (buf == NULL)
         input_release(in);
     return buf;
@@ -718,7 +817,11 @@ PyDoc_STRVAR(encode_doc,
              "encode($module, /, data, set='component', flags=0)\n--\n\n"
              "pct_encode: every byte of data in set written %XX. data: str (result str)\n"
              "or bytes-like (result bytes); set: a name or 32 bytes (make_set); flags:\n"
-             "PLUS, KEEP_ESCAPES, UTF8. Raises pct.Error.");
+             "PLUS, KEEP_ESCAPES, UTF8. Raises pct.Error.\n\n"
+             "A str is encoded as UTF-8 and the result must be UTF-8 too: a set that\n"
+             "escapes some bytes of a character but not the others (make_set(None,\n"
+             "add=b'\\xa9') and '\\u00e9') raises pct.Error (INVALID_UTF8, .offset: the\n"
+             "UTF-8 offset of that character). Pass data.encode() to get those bytes.");
 
 static PyObject *py_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames)
@@ -734,7 +837,16 @@ static PyObject *py_encode(PyObject *self, PyObject *const *args, Py_ssize_t nar
     char *buf = op_buffer(&in, &s, times_or_max(in.len, 3));
     if (buf == NULL)
         return NULL;
-    return op_finish(&in, &s, buf, do_encode(in.p, in.len, buf, set, flags, in.immutable));
+    pct_result r = do_encode(in.p, in.len, buf, set, flags, in.immutable);
+    if (r.status == PCT_OK && in.is_str && set_splits_characters(set)) {
+        Py_ssize_t at = split_character(in.p, in.len, set);
+        if (at >= 0) {
+            scratch_free(&s);
+            input_release(&in);
+            return raise_error_detail((pct_result){PCT_INVALID_UTF8, (size_t)at}, -1, split_detail);
+        }
+    }
+    return op_finish(&in, &s, buf, r);
 }
 
 PyDoc_STRVAR(decode_doc,
@@ -787,7 +899,9 @@ static PyObject *py_normalize(PyObject *self, PyObject *const *args, Py_ssize_t 
     char *buf = op_buffer(&in, &s, in.len);
     if (buf == NULL)
         return NULL;
-    return op_finish(&in, &s, buf, pct_normalize(in.p, in.len, buf, flags));
+    pct_result r;
+    RUN_MAYBE_RELEASED(input_may_release(&in), r = pct_normalize(in.p, in.len, buf, flags));
+    return op_finish(&in, &s, buf, r);
 }
 
 PyDoc_STRVAR(validate_doc,
@@ -805,49 +919,291 @@ static PyObject *py_validate(PyObject *self, PyObject *const *args, Py_ssize_t n
     input in;
     if (data_set_flags_args(args, nargs, kwnames, "validate", &in, &storage, &set, &flags) < 0)
         return NULL;
-    pct_result r = pct_validate(in.p, in.len, set, flags);
+    pct_result r;
+    RUN_MAYBE_RELEASED(input_may_release(&in), r = pct_validate(in.p, in.len, set, flags));
     input_release(&in);
     if (r.status != PCT_OK)
         return raise_error(r, -1);
     return PyLong_FromSize_t(r.count);
 }
 
-PyDoc_STRVAR(normalize_path_doc,
-             "normalize_path($module, /, data, policy='default')\n--\n\n"
-             "pct_normalize_path: the path of a request target normalized under a policy\n"
-             "('default', 'nginx', 'envoy', 'apache'): escapes, dot segments, slashes.\n"
-             "A str input must decode to UTF-8 (PCT_PATH_UTF8). Raises pct.Error.");
+PyDoc_STRVAR(
+    normalize_path_doc,
+    "normalize_path($module, /, data, policy='default', *, encoded_slash=None,\n"
+    "               encoded_backslash=None, encoded_nul=None, encoded_semicolon=None,\n"
+    "               encoded_percent=None, encoded_question=None, encoded_hash=None,\n"
+    "               encoded_control=None, merge_slashes=None, backslash=None, strict=None,\n"
+    "               utf8=None, reject_above_root=None, dot_params=None,\n"
+    "               reject_dot_params=None, reject_changed=None, report=False)\n--\n\n"
+    "pct_normalize_path_v2: the path of a request target (up to its first '?' or\n"
+    "'#') normalized for a proxy: escapes, dot segments, slashes; the rest kept.\n"
+    "The keywords are `pct path`'s options, applied to the preset in this order:\n\n"
+    "policy: 'default', 'nginx', 'envoy', 'apache', 'traefik' or 'strict'.\n"
+    "encoded_*: 'keep', 'decode' or 'reject' for an escape of that class (%2F,\n"
+    "  %5C, %00, %3B, %25, %3F, %23; control: %00-%1F and %7F, where encoded_nul\n"
+    "  wins for %00); %00, %3F, %23 and the controls cannot be decoded.\n"
+    "merge_slashes, backslash, strict, utf8, reject_above_root, dot_params,\n"
+    "  reject_dot_params, reject_changed: True or False turns the option\n"
+    "  (PCT_PATH_*) on or off; None keeps the preset's.\n"
+    "report: True returns (path, PathReport): .changes, the names of what\n"
+    "  normalization did ('decode-unreserved', 'remove-dots', ... as `pct path\n"
+    "  --report`), .first_change, the offset of the first token it changed or\n"
+    "  removed (len(data) if none), .bits (PATH_DID_*).\n\n"
+    "A str input gives a str and must stay UTF-8 (utf8 is on; utf8=False is a\n"
+    "ValueError); offsets count bytes of its UTF-8. Raises pct.Error: REJECTED_BYTE\n"
+    "(an escape the policy rejects, .offset its '%'), REJECTED_PATH (refused by\n"
+    "reject_above_root, reject_dot_params or reject_changed: .offset, and .report,\n"
+    "what normalization had done up to there), INVALID_UTF8, INVALID_ESCAPE.");
+
+/* The keywords of normalize_path after data and policy: the classes (in
+ * pct_path_class order), then the options. */
+static const char *const path_names[] = {"data",
+                                         "policy",
+                                         "encoded_slash",
+                                         "encoded_backslash",
+                                         "encoded_nul",
+                                         "encoded_semicolon",
+                                         "encoded_percent",
+                                         "encoded_question",
+                                         "encoded_hash",
+                                         "encoded_control",
+                                         "merge_slashes",
+                                         "backslash",
+                                         "strict",
+                                         "utf8",
+                                         "reject_above_root",
+                                         "dot_params",
+                                         "reject_dot_params",
+                                         "reject_changed",
+                                         "report"};
+#define PATH_FIRST_CLASS 2
+#define PATH_FIRST_OPTION (PATH_FIRST_CLASS + PCT_PATH_CLASSES)
+static const unsigned path_option_bits[] = {PCT_PATH_MERGE_SLASHES,
+                                            PCT_PATH_BACKSLASH,
+                                            PCT_PATH_STRICT,
+                                            PCT_PATH_UTF8,
+                                            PCT_PATH_REJECT_ABOVE_ROOT,
+                                            PCT_PATH_DOT_PARAMS,
+                                            PCT_PATH_REJECT_DOT_PARAMS,
+                                            PCT_PATH_REJECT_CHANGED};
+#define PATH_NOPTIONS ((int)(sizeof path_option_bits / sizeof path_option_bits[0]))
+#define PATH_NNAMES (PATH_FIRST_OPTION + PATH_NOPTIONS + 1)
+
+static PyTypeObject *PathReport; /* pct.PathReport */
+
+/* A pct.PathReport of a pct_path_report. */
+static PyObject *path_report_new(const pct_path_report *report)
+{
+    char names[256];
+    size_t n = pct_path_report_format(report->changes, names, sizeof names);
+    PyObject *changes = NULL, *text = NULL, *comma = NULL, *out = NULL;
+    if (n >= sizeof names) {
+        PyErr_SetString(PyExc_SystemError, "normalize_path: report names too long");
+        return NULL;
+    }
+    if (n == 0) {
+        changes = PyTuple_New(0);
+    } else if ((text = PyUnicode_FromStringAndSize(names, (Py_ssize_t)n)) != NULL &&
+               (comma = PyUnicode_FromString(",")) != NULL) {
+        PyObject *list = PyUnicode_Split(text, comma, -1);
+        changes = list ? PyList_AsTuple(list) : NULL;
+        Py_XDECREF(list);
+    }
+    Py_XDECREF(text);
+    Py_XDECREF(comma);
+    if (changes == NULL)
+        return NULL;
+    out = PyStructSequence_New(PathReport);
+    PyObject *first = PyLong_FromSize_t(report->first_change);
+    PyObject *bits = PyLong_FromUnsignedLong(report->changes);
+    if (out == NULL || first == NULL || bits == NULL) {
+        Py_XDECREF(out);
+        Py_XDECREF(first);
+        Py_XDECREF(bits);
+        Py_DECREF(changes);
+        return NULL;
+    }
+    PyStructSequence_SET_ITEM(out, 0, changes);
+    PyStructSequence_SET_ITEM(out, 1, first);
+    PyStructSequence_SET_ITEM(out, 2, bits);
+    return out;
+}
+
+/* The action named by an encoded_* argument; -1 with an exception set. */
+static int path_action_arg(PyObject *o, const char *name)
+{
+    static const char *const actions[] = {"keep", "decode", "reject"};
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "normalize_path(): %s is 'keep', 'decode' or 'reject', not %.100s", name,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (PyUnicode_CompareWithASCIIString(o, actions[i]) == 0)
+            return i;
+    PyErr_Format(PyExc_ValueError, "normalize_path(): %s is 'keep', 'decode' or 'reject', not %R",
+                 name, o);
+    return -1;
+}
+
+/* The preset of that name (with PCT_PATH_UTF8 added if utf8), or NULL:
+ * made once by pct_path_policy_v2_init, so that a call with no option
+ * neither fills nor copies 256 actions. */
+static const pct_path_policy_v2 *path_preset(const char *name, int utf8)
+{
+    static const char *const names[] = {"default", "nginx", "envoy", "apache", "traefik", "strict"};
+    enum {
+        NPRESETS = sizeof names / sizeof names[0]
+    };
+    static int ready[NPRESETS];
+    static pct_path_policy_v2 presets[NPRESETS][2];
+    for (size_t i = 0; i < NPRESETS; i++) {
+        if (strcmp(name, names[i]) != 0)
+            continue;
+        if (!ready[i]) {
+            if (pct_path_policy_v2_init(&presets[i][0], name) != PCT_OK)
+                return NULL;
+            presets[i][1] = presets[i][0];
+            presets[i][1].options |= PCT_PATH_UTF8;
+            ready[i] = 1;
+        }
+        return &presets[i][utf8 != 0];
+    }
+    return NULL;
+}
+
+/* The v2 policy of normalize_path's arguments a[1..]; -1 with an exception
+ * set. As `pct path`: the preset, then the classes (encoded_control first,
+ * so that encoded_nul wins for %00), then the options. */
+static int path_policy_args(PyObject *const *a, int is_str, pct_path_policy_v2 *storage,
+                            const pct_path_policy_v2 **out)
+{
+    const char *name = "default";
+    if (a[1] != NULL && a[1] != Py_None) {
+        name = PyUnicode_Check(a[1]) ? PyUnicode_AsUTF8(a[1]) : NULL;
+        if (name == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_TypeError, "normalize_path(): policy is a name, not %.100s",
+                             Py_TYPE(a[1])->tp_name);
+            return -1;
+        }
+    }
+    const pct_path_policy_v2 *preset = path_preset(name, is_str);
+    if (preset == NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "unknown policy %R (default, nginx, envoy, apache, traefik, strict)", a[1]);
+        return -1;
+    }
+    *out = preset;
+    int options_given = 0;
+    for (int k = PATH_FIRST_CLASS; k < PATH_FIRST_OPTION + PATH_NOPTIONS; k++)
+        options_given |= a[k] != NULL && a[k] != Py_None;
+    if (!options_given)
+        return 0;
+    pct_path_policy_v2 *policy = storage;
+    *policy = *preset;
+    *out = policy;
+    static const pct_path_class order[PCT_PATH_CLASSES] = {
+        PCT_PATH_CLASS_CONTROL,   PCT_PATH_CLASS_NUL,       PCT_PATH_CLASS_SLASH,
+        PCT_PATH_CLASS_BACKSLASH, PCT_PATH_CLASS_SEMICOLON, PCT_PATH_CLASS_PERCENT,
+        PCT_PATH_CLASS_QUESTION,  PCT_PATH_CLASS_HASH};
+    for (int k = 0; k < PCT_PATH_CLASSES; k++) {
+        const pct_path_class c = order[k];
+        PyObject *o = a[PATH_FIRST_CLASS + c];
+        if (o == NULL || o == Py_None)
+            continue;
+        const char *argname = path_names[PATH_FIRST_CLASS + c];
+        int action = path_action_arg(o, argname);
+        if (action < 0)
+            return -1;
+        if (c == PCT_PATH_CLASS_CONTROL)
+            pct_path_policy_v2_set(policy, PCT_PATH_CLASS_NUL, (pct_path_action)action);
+        if (pct_path_policy_v2_set(policy, c, (pct_path_action)action) != PCT_OK) {
+            PyErr_Format(PyExc_ValueError, "normalize_path(): %s='decode': a decoded byte would %s",
+                         argname,
+                         c == PCT_PATH_CLASS_QUESTION || c == PCT_PATH_CLASS_HASH
+                             ? "end the path"
+                             : "reach the next hop raw (request splitting)");
+            return -1;
+        }
+    }
+    for (int k = 0; k < PATH_NOPTIONS; k++) {
+        PyObject *o = a[PATH_FIRST_OPTION + k];
+        if (o == NULL || o == Py_None)
+            continue;
+        int on = PyObject_IsTrue(o);
+        if (on < 0)
+            return -1;
+        if (on)
+            policy->options |= path_option_bits[k];
+        else
+            policy->options &= ~path_option_bits[k];
+    }
+    if (is_str) {
+        PyObject *utf8 = a[PATH_FIRST_OPTION + 3];
+        if (utf8 != NULL && utf8 != Py_None && !PyObject_IsTrue(utf8)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "normalize_path(): a str gives a str, which must be UTF-8: utf8=False "
+                            "needs bytes");
+            return -1;
+        }
+        policy->options |= PCT_PATH_UTF8;
+    }
+    return 0;
+}
 
 static PyObject *py_normalize_path(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                    PyObject *kwnames)
 {
     (void)self;
-    static const char *const names[] = {"data", "policy"};
-    PyObject *a[2];
+    PyObject *a[PATH_NNAMES];
     input in;
-    if (parse_args(args, nargs, kwnames, names, 2, 1, a) < 0)
+    if (nargs > 2 || parse_args(args, nargs, kwnames, path_names, PATH_NNAMES, 1, a) < 0)
         return arg_error("normalize_path");
-    pct_path_policy policy = pct_path_policy_default;
-    if (a[1] != NULL && a[1] != Py_None) {
-        const char *name = PyUnicode_Check(a[1]) ? PyUnicode_AsUTF8(a[1]) : NULL;
-        const pct_path_policy *p = name ? pct_path_policy_by_name(name) : NULL;
-        if (p == NULL) {
-            if (!PyErr_Occurred())
-                PyErr_Format(PyExc_ValueError, "unknown policy %R (default, nginx, envoy, apache)",
-                             a[1]);
-            return NULL;
-        }
-        policy = *p;
-    }
+    int want_report = 0;
+    if (a[PATH_NNAMES - 1] != NULL && (want_report = PyObject_IsTrue(a[PATH_NNAMES - 1])) < 0)
+        return NULL;
+    pct_path_policy_v2 storage;
+    const pct_path_policy_v2 *policy;
     if (input_get(a[0], &in, "normalize_path") < 0)
         return NULL;
-    if (in.is_str)
-        policy.options |= PCT_PATH_UTF8;
+    if (path_policy_args(a, in.is_str, &storage, &policy) < 0) {
+        input_release(&in);
+        return NULL;
+    }
     scratch s;
     char *buf = op_buffer(&in, &s, in.len);
     if (buf == NULL)
         return NULL;
-    return op_finish(&in, &s, buf, pct_normalize_path(in.p, in.len, buf, &policy));
+    /* a report when asked for, or for the pct.Error of a refused path */
+    pct_path_report report;
+    const unsigned refusals =
+        PCT_PATH_REJECT_ABOVE_ROOT | PCT_PATH_REJECT_DOT_PARAMS | PCT_PATH_REJECT_CHANGED;
+    pct_path_report *want = want_report || (policy->options & refusals) ? &report : NULL;
+    pct_result r;
+    RUN_MAYBE_RELEASED(input_may_release(&in),
+                       r = pct_normalize_path_v2(in.p, in.len, buf, policy, want));
+    if (r.status == PCT_REJECTED_PATH) {
+        /* the report says what was done up to the refusal */
+        PyObject *exc = error_new(r, -1, NULL);
+        PyObject *rep = exc ? path_report_new(&report) : NULL;
+        if (rep != NULL && PyObject_SetAttrString(exc, "report", rep) == 0)
+            PyErr_SetObject(Error, exc);
+        Py_XDECREF(rep);
+        Py_XDECREF(exc);
+        scratch_free(&s);
+        input_release(&in);
+        return NULL;
+    }
+    PyObject *out = op_finish(&in, &s, buf, r);
+    if (out == NULL || !want_report)
+        return out;
+    PyObject *rep = path_report_new(&report);
+    PyObject *pair = rep ? PyTuple_Pack(2, out, rep) : NULL;
+    Py_DECREF(out);
+    Py_XDECREF(rep);
+    return pair;
 }
 
 PyDoc_STRVAR(iri_to_uri_doc, "iri_to_uri($module, /, data)\n--\n\n"
@@ -871,7 +1227,9 @@ static PyObject *iri_convert(PyObject *const *args, Py_ssize_t nargs, PyObject *
     char *buf = op_buffer(&in, &s, times_or_max(in.len, factor));
     if (buf == NULL)
         return NULL;
-    return op_finish(&in, &s, buf, convert(in.p, in.len, buf));
+    pct_result r;
+    RUN_MAYBE_RELEASED(input_may_release(&in), r = convert(in.p, in.len, buf));
+    return op_finish(&in, &s, buf, r);
 }
 
 static PyObject *py_iri_to_uri(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -896,41 +1254,190 @@ static PyObject *py_uri_to_iri(PyObject *self, PyObject *const *args, Py_ssize_t
 /* Batches                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The batch buffers are kept from call to call (taken while in use, so a
- * call in another thread that runs while this one has released the GIL
- * allocates its own): page faults on fresh multi-megabyte buffers cost more
- * than decoding them on this kind of machine. */
-#define CACHE_MAX ((size_t)256 << 20)
-static struct {
-    void *p;
-    size_t size;
-} buffer_cache[5];
+/* decode_many and encode_many run the batch API a chunk at a time: up to
+ * CHUNK_ITEMS items and CHUNK_BYTES of input are gathered into one buffer
+ * and processed with the GIL released (for CHUNK >= RELEASE_GIL_BYTES),
+ * then made into objects with it. A chunk's buffers are a few megabytes
+ * whatever the batch (a batch of 200 MiB needs no 200 MiB buffers, and
+ * keeps none after the call), stay in cache from the copy to the objects,
+ * and are kept for the next call: page faults on fresh buffers cost more
+ * than decoding them. POOL_SETS sets are kept, so that threads that run
+ * batches at the same time each find one. An item of RELEASE_GIL_BYTES or
+ * more is processed alone, with the GIL released, straight from its object
+ * into its result's (bytes) or a buffer of its own (str), freed after: so
+ * that the GIL is not held while large outputs are copied, and threads
+ * that decode long items scale. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+#define CHUNK_ITEMS 16384
+#define POOL_SETS 2
 
-static void *buffer_take(int slot, size_t size)
+typedef struct chunk_buffers {
+    int64_t offsets[CHUNK_ITEMS + 1];
+    int64_t out_offsets[CHUNK_ITEMS + 1];
+    pct_result results[CHUNK_ITEMS];
+    const char *src[CHUNK_ITEMS]; /* where each item's bytes are */
+    char data[CHUNK_BYTES];
+    char out[3 * CHUNK_BYTES];
+} chunk_buffers;
+
+/* Taken and given back with the GIL held. */
+static chunk_buffers *chunk_pool[POOL_SETS];
+
+static chunk_buffers *chunk_buffers_take(void)
 {
-    if (size == 0)
-        size = 1;
-    if (buffer_cache[slot].p != NULL && buffer_cache[slot].size >= size) {
-        void *p = buffer_cache[slot].p;
-        buffer_cache[slot].p = NULL;
-        return p;
+    for (int i = 0; i < POOL_SETS; i++) {
+        if (chunk_pool[i] != NULL) {
+            chunk_buffers *b = chunk_pool[i];
+            chunk_pool[i] = NULL;
+            return b;
+        }
     }
-    return PyMem_Malloc(size);
+    chunk_buffers *b = PyMem_Malloc(sizeof *b);
+    if (b == NULL)
+        PyErr_NoMemory();
+    return b;
 }
 
-static void buffer_give(int slot, void *p, size_t size)
+static void chunk_buffers_give(chunk_buffers *b)
 {
-    if (p == NULL)
-        return;
-    if (size == 0)
-        size = 1;
-    if (size <= CACHE_MAX && (buffer_cache[slot].p == NULL || buffer_cache[slot].size < size)) {
-        PyMem_Free(buffer_cache[slot].p);
-        buffer_cache[slot].p = p;
-        buffer_cache[slot].size = size;
-    } else {
-        PyMem_Free(p);
+    for (int i = 0; i < POOL_SETS; i++) {
+        if (chunk_pool[i] == NULL) {
+            chunk_pool[i] = b;
+            return;
+        }
     }
+    PyMem_Free(b);
+}
+
+/* The bytes of an item (a str as UTF-8, made by many()'s first pass). */
+static const char *item_text(PyObject *o, int is_str, Py_ssize_t *len)
+{
+    if (!is_str) {
+        *len = PyBytes_GET_SIZE(o);
+        return PyBytes_AS_STRING(o);
+    }
+    if (PyUnicode_IS_ASCII(o)) {
+        *len = PyUnicode_GET_LENGTH(o);
+        return (const char *)PyUnicode_DATA(o);
+    }
+    return PyUnicode_AsUTF8AndSize(o, len); /* cached: cannot fail */
+}
+
+/* Copies the k items of a chunk into its data buffer (without the GIL: the
+ * items are immutable and referenced by many()'s tuple). */
+static void chunk_gather(chunk_buffers *b, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        memcpy(b->data + b->offsets[i], b->src[i], (size_t)(b->offsets[i + 1] - b->offsets[i]));
+}
+
+static pct_result chunk_run(int encode, chunk_buffers *b, size_t k, size_t out_size,
+                            const pct_set *set, unsigned flags)
+{
+    if (encode)
+        return pct_encode_batch64(b->data, b->offsets, k, b->out, out_size, b->out_offsets,
+                                  b->results, set, flags);
+    return pct_decode_batch64(b->data, b->offsets, k, b->out, out_size, b->out_offsets, b->results,
+                              set, flags);
+}
+
+/* What many() needs to make one item's result. */
+typedef struct many_call {
+    int encode, is_str, on_error_none;
+    int same_if_same_length; /* an output as long as its input is that input */
+    int check_split;         /* encoding str with a set that may split a character */
+    const pct_set *set;
+} many_call;
+
+/* Puts item i's result in list: out[0..len) (r OK) or the failure r; -1
+ * with an exception set. */
+static int many_item(const many_call *c, PyObject *list, PyObject *o, Py_ssize_t i, pct_result r,
+                     const char *in, size_t in_len, const char *out)
+{
+    const char *detail = NULL;
+    if (r.status == PCT_OK && c->check_split) {
+        Py_ssize_t at = split_character(in, in_len, c->set);
+        if (at >= 0) {
+            r = (pct_result){PCT_INVALID_UTF8, (size_t)at};
+            detail = split_detail;
+        }
+    }
+    PyObject *item;
+    if (r.status != PCT_OK) {
+        if (!c->on_error_none) {
+            raise_error_detail(r, i, detail);
+            return -1;
+        }
+        item = Py_NewRef(Py_None);
+    } else if (c->same_if_same_length && r.count == in_len) {
+        item = Py_NewRef(o);
+    } else if (c->is_str) {
+        item = str_from_utf8(out, r.count, "strict");
+    } else {
+        item = PyBytes_FromStringAndSize(out, (Py_ssize_t)r.count);
+    }
+    if (item == NULL)
+        return -1;
+    PyList_SET_ITEM(list, i, item);
+    return 0;
+}
+
+/* A long item, alone; -1 with an exception set. */
+static int many_big_item(const many_call *c, PyObject *list, PyObject *o, Py_ssize_t i,
+                         size_t factor, unsigned flags)
+{
+    Py_ssize_t len;
+    const char *p = item_text(o, c->is_str, &len);
+    const size_t cap = factor * (size_t)len;
+    /* bytes: written in place into a result made as long as it may need */
+    PyObject *obj = c->is_str ? NULL : PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+    char *dst = c->is_str ? PyMem_Malloc(cap) : obj ? PyBytes_AS_STRING(obj) : NULL;
+    if (dst == NULL) {
+        Py_XDECREF(obj);
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return -1;
+    }
+    pct_result r;
+    RUN_MAYBE_RELEASED(1, r = c->encode ? pct_encode(p, (size_t)len, dst, c->set, flags)
+                                        : pct_decode_except(p, (size_t)len, dst, c->set, flags));
+    int rc;
+    if (obj != NULL && r.status == PCT_OK && !(c->same_if_same_length && r.count == (size_t)len)) {
+        /* the result object itself, cut to its length */
+        rc = _PyBytes_Resize(&obj, (Py_ssize_t)r.count);
+        if (rc == 0) {
+            PyList_SET_ITEM(list, i, obj);
+            obj = NULL;
+        }
+    } else {
+        rc = many_item(c, list, o, i, r, p, (size_t)len, dst);
+    }
+    Py_XDECREF(obj);
+    if (c->is_str)
+        PyMem_Free(dst);
+    return rc;
+}
+
+/* Checks item i (all bytes or all str, the UTF-8 of a str made) and gives
+ * its length; -1 with an exception set. Done as the items are reached, so
+ * that each is read once from memory for its chunk. */
+static int item_check(const many_call *c, const char *fname, PyObject *o, Py_ssize_t i,
+                      Py_ssize_t *len)
+{
+    if (c->is_str ? !PyUnicode_CheckExact(o) : !PyBytes_CheckExact(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): items must be all bytes or all str (item %zd is %.100s)", fname, i,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (c->is_str && !PyUnicode_IS_ASCII(o) && PyUnicode_AsUTF8AndSize(o, len) == NULL)
+        return -1;
+    item_text(o, c->is_str, len);
+    if ((size_t)*len > (size_t)PY_SSIZE_T_MAX / 3) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
 }
 
 /* Runs the batch API over a list or tuple of all-bytes or all-str items. */
@@ -942,17 +1449,24 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     PyObject *a[4];
     if (parse_args(args, nargs, kwnames, encode ? enames : dnames, 4, 1, a) < 0)
         return arg_error(fname);
+    /* one string is not a sequence of strings (its characters or ints) */
+    if (PyUnicode_Check(a[0]) || PyBytes_Check(a[0]) || PyByteArray_Check(a[0])) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): items must be a sequence of bytes or of str, not one %.100s (use %s() "
+                     "for one string)",
+                     fname, Py_TYPE(a[0])->tp_name, encode ? "encode" : "decode");
+        return NULL;
+    }
     pct_set storage;
-    const pct_set *set;
+    many_call c = {.encode = encode};
     unsigned flags;
     PyObject *setobj = encode ? a[1] : a[2], *flagobj = encode ? a[2] : a[1];
-    if (set_arg(setobj, encode ? "component" : NULL, &storage, &set) < 0 ||
+    if (set_arg(setobj, encode ? "component" : NULL, &storage, &c.set) < 0 ||
         flags_arg(flagobj, &flags) < 0)
         return NULL;
-    int on_error_none = 0;
     if (a[3] != NULL) {
         if (PyUnicode_Check(a[3]) && PyUnicode_CompareWithASCIIString(a[3], "none") == 0)
-            on_error_none = 1;
+            c.on_error_none = 1;
         else if (!(PyUnicode_Check(a[3]) && PyUnicode_CompareWithASCIIString(a[3], "raise") == 0)) {
             PyErr_Format(PyExc_ValueError, "%s(): on_error is 'raise' or 'none'", fname);
             return NULL;
@@ -970,132 +1484,81 @@ static PyObject *many(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
     }
     const Py_ssize_t n = PyTuple_GET_SIZE(seq);
     PyObject **items = ((PyTupleObject *)seq)->ob_item;
-    int is_str = n > 0 && PyUnicode_CheckExact(items[0]);
-    size_t total = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = items[i];
-        if (is_str ? !PyUnicode_CheckExact(o) : !PyBytes_CheckExact(o)) {
-            Py_DECREF(seq);
-            PyErr_Format(PyExc_TypeError,
-                         "%s(): items must be all bytes or all str (item %zd is %.100s)", fname, i,
-                         Py_TYPE(o)->tp_name);
-            return NULL;
-        }
-        Py_ssize_t len;
-        if (is_str) {
-            if (PyUnicode_IS_ASCII(o)) {
-                len = PyUnicode_GET_LENGTH(o);
-            } else if (PyUnicode_AsUTF8AndSize(o, &len) == NULL) {
-                Py_DECREF(seq);
-                return NULL;
-            }
-        } else {
-            len = PyBytes_GET_SIZE(o);
-        }
-        total += (size_t)len;
-    }
-    if (is_str && !encode && !(flags & PCT_UTF8_REPLACE))
+    c.is_str = n > 0 && PyUnicode_CheckExact(items[0]);
+    if (c.is_str && !encode && !(flags & PCT_UTF8_REPLACE))
         flags |= PCT_UTF8;
     const size_t factor = encode || (flags & PCT_UTF8_REPLACE) ? 3 : 1;
-    if (total > (size_t)PY_SSIZE_T_MAX / 3) {
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
-    }
-    const size_t out_size = factor * total;
-    const size_t offsets_size = sizeof(int64_t) * (size_t)(n + 1);
-    const size_t results_size = sizeof(pct_result) * (size_t)n;
-    char *data = buffer_take(0, total);
-    char *out = buffer_take(1, out_size);
-    int64_t *offsets = buffer_take(2, offsets_size);
-    int64_t *out_offsets = buffer_take(3, offsets_size);
-    pct_result *results = buffer_take(4, results_size);
-    PyObject *list = NULL;
-    if (!data || !out || !offsets || !out_offsets || !results) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    size_t pos = 0;
-    offsets[0] = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *o = items[i];
-        const char *p;
-        Py_ssize_t len;
-        if (!is_str) {
-            p = PyBytes_AS_STRING(o);
-            len = PyBytes_GET_SIZE(o);
-        } else if (PyUnicode_IS_ASCII(o)) {
-            p = (const char *)PyUnicode_DATA(o);
-            len = PyUnicode_GET_LENGTH(o);
-        } else {
-            p = PyUnicode_AsUTF8AndSize(o, &len); /* cached above */
-        }
-        memcpy(data + pos, p, (size_t)len);
-        pos += (size_t)len;
-        offsets[i + 1] = (int64_t)pos;
-    }
-    pct_result r;
-    if (total >= RELEASE_GIL_BYTES) {
-        Py_BEGIN_ALLOW_THREADS r = encode
-                                       ? pct_encode_batch64(data, offsets, (size_t)n, out, out_size,
-                                                            out_offsets, results, set, flags)
-                                       : pct_decode_batch64(data, offsets, (size_t)n, out, out_size,
-                                                            out_offsets, results, set, flags);
-        Py_END_ALLOW_THREADS
-    } else {
-        r = encode ? pct_encode_batch64(data, offsets, (size_t)n, out, out_size, out_offsets,
-                                        results, set, flags)
-                   : pct_decode_batch64(data, offsets, (size_t)n, out, out_size, out_offsets,
-                                        results, set, flags);
-    }
+    c.same_if_same_length = encode ? !(flags & PCT_PLUS) : !(flags & (PCT_PLUS | PCT_UTF8_REPLACE));
+    c.check_split = encode && c.is_str && set_splits_characters(c.set);
+    PyObject *list = PyList_New(n);
+    chunk_buffers *b = list ? chunk_buffers_take() : NULL;
+    if (b == NULL)
+        goto fail;
+    /* flags and set checked once, on no item: a bad one is one error for
+     * the call, not one per item */
+    b->offsets[0] = 0;
+    pct_result r = chunk_run(encode, b, 0, 0, c.set, flags);
     if (r.status != PCT_OK) {
         raise_error(r, -1);
-        goto done;
+        goto fail;
     }
-    /* an output equal to its input can be the input object itself */
-    const int same_if_same_length =
-        encode ? !(flags & PCT_PLUS) : !(flags & (PCT_PLUS | PCT_UTF8_REPLACE));
-    list = PyList_New(n);
-    if (list == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item;
-        if (results[i].status != PCT_OK) {
-            if (!on_error_none) {
-                Py_CLEAR(list);
-                raise_error(results[i], i);
-                goto done;
-            }
-            item = Py_NewRef(Py_None);
-        } else {
-            const size_t o = (size_t)out_offsets[i], len = (size_t)(out_offsets[i + 1] - o);
-            if (same_if_same_length && len == (size_t)(offsets[i + 1] - offsets[i]))
-                item = Py_NewRef(items[i]);
-            else if (is_str)
-                item = PyUnicode_DecodeUTF8(out + o, (Py_ssize_t)len, "strict");
-            else
-                item = PyBytes_FromStringAndSize(out + o, (Py_ssize_t)len);
-            if (item == NULL) {
-                Py_CLEAR(list);
-                goto done;
-            }
+    Py_ssize_t i = 0;
+    while (i < n) {
+        Py_ssize_t len;
+        if (item_check(&c, fname, items[i], i, &len) < 0)
+            goto fail;
+        if ((size_t)len >= RELEASE_GIL_BYTES) {
+            if (many_big_item(&c, list, items[i], i, factor, flags) < 0)
+                goto fail;
+            i++;
+            continue;
         }
-        PyList_SET_ITEM(list, i, item);
+        size_t k = 0, pos = 0;
+        while (i + (Py_ssize_t)k < n && k < CHUNK_ITEMS) {
+            PyObject *o = items[i + (Py_ssize_t)k];
+            if (k > 0 && item_check(&c, fname, o, i + (Py_ssize_t)k, &len) < 0)
+                goto fail;
+            if (pos + (size_t)len > CHUNK_BYTES || (size_t)len >= RELEASE_GIL_BYTES)
+                break;
+            const char *p = item_text(o, c.is_str, &len);
+            b->src[k] = p;
+            pos += (size_t)len;
+            b->offsets[++k] = (int64_t)pos;
+        }
+        RUN_MAYBE_RELEASED(pos >= RELEASE_GIL_BYTES, chunk_gather(b, k);
+                           r = chunk_run(encode, b, k, factor * pos, c.set, flags));
+        if (r.status != PCT_OK) { /* not for a buffer of the right size */
+            raise_error(r, -1);
+            goto fail;
+        }
+        for (size_t j = 0; j < k; j++) {
+            const size_t in_off = (size_t)b->offsets[j], out_off = (size_t)b->out_offsets[j];
+            if (many_item(&c, list, items[i + (Py_ssize_t)j], i + (Py_ssize_t)j, b->results[j],
+                          b->data + in_off, (size_t)b->offsets[j + 1] - in_off,
+                          b->out + out_off) < 0)
+                goto fail;
+        }
+        i += (Py_ssize_t)k;
     }
-done:
-    buffer_give(0, data, total);
-    buffer_give(1, out, out_size);
-    buffer_give(2, offsets, offsets_size);
-    buffer_give(3, out_offsets, offsets_size);
-    buffer_give(4, results, results_size);
+    chunk_buffers_give(b);
     Py_DECREF(seq);
     return list;
+fail:
+    if (b != NULL)
+        chunk_buffers_give(b);
+    Py_XDECREF(list);
+    Py_DECREF(seq);
+    return NULL;
 }
 
 PyDoc_STRVAR(decode_many_doc,
              "decode_many($module, /, items, flags=0, keep=None, on_error='raise')\n--\n\n"
-             "decode() over a list of bytes (or of str) in one call of the batch API\n"
-             "(pct_decode_batch64). on_error='none' gives None for an item that fails\n"
-             "instead of raising pct.Error (with .index).");
+             "decode() over a list (or any sequence) of bytes, or of str, through the\n"
+             "batch API (pct_decode_batch64, a chunk of items at a time; the GIL is\n"
+             "released from 16 KiB of input, so threads on separate lists overlap).\n"
+             "One str or bytes is a TypeError (use decode()). on_error='raise' raises\n"
+             "pct.Error (with .index) at the first item that fails; 'none' gives None\n"
+             "for such an item instead.");
 
 static PyObject *py_decode_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
@@ -1106,8 +1569,9 @@ static PyObject *py_decode_many(PyObject *self, PyObject *const *args, Py_ssize_
 
 PyDoc_STRVAR(encode_many_doc,
              "encode_many($module, /, items, set='component', flags=0, on_error='raise')\n--\n\n"
-             "encode() over a list of bytes (or of str) in one call of the batch API\n"
-             "(pct_encode_batch64).");
+             "encode() over a list (or any sequence) of bytes, or of str, through the\n"
+             "batch API (pct_encode_batch64), as decode_many. A str item whose result\n"
+             "would not be UTF-8 (see encode()) fails with INVALID_UTF8.");
 
 static PyObject *py_encode_many(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kwnames)
@@ -1225,12 +1689,33 @@ PyMODINIT_FUNC PyInit__pct(void)
     pct_set_remove_range(&quote_base, 'a', 'z');
     pct_set_remove_range(&quote_base, '0', '9');
     pct_set_remove_chars(&quote_base, "_.-~");
+    PyObject *error_dict = Py_BuildValue("{sO}", "report", Py_None);
+    if (error_dict == NULL)
+        goto fail;
     Error = PyErr_NewExceptionWithDoc(
         "pct.Error",
         "A libpct operation failed: .status (pct.INVALID_ESCAPE, ...), .offset (input\n"
-        "offset of the offending byte), .index (the item, in a batch; else None).",
-        PyExc_ValueError, NULL);
+        "offset of the offending byte; of its UTF-8 for a str), .index (the item, in a\n"
+        "batch; else None), .report (normalize_path's PathReport for REJECTED_PATH;\n"
+        "else None).",
+        PyExc_ValueError, error_dict);
+    Py_DECREF(error_dict);
     if (Error == NULL || PyModule_AddObjectRef(m, "Error", Error) < 0)
+        goto fail;
+    static PyStructSequence_Field report_fields[] = {
+        {"changes", "what normalization did: names as `pct path --report` writes them"},
+        {"first_change", "offset of the first token changed or removed (len(data) if none)"},
+        {"bits", "the same as PATH_DID_* bits"},
+        {NULL, NULL},
+    };
+    static PyStructSequence_Desc report_desc = {
+        "pct.PathReport",
+        "What normalize_path(..., report=True) did (pct_path_report).",
+        report_fields,
+        3,
+    };
+    PathReport = PyStructSequence_NewType(&report_desc);
+    if (PathReport == NULL || PyModule_AddObjectRef(m, "PathReport", (PyObject *)PathReport) < 0)
         goto fail;
     static const struct {
         const char *name;
@@ -1250,6 +1735,15 @@ PyMODINIT_FUNC PyInit__pct(void)
         {"REJECTED_BYTE", PCT_REJECTED_BYTE},
         {"REJECTED_PATH", PCT_REJECTED_PATH},
         {"NO_SPACE", PCT_NO_SPACE},
+        {"PATH_DID_DECODE_UNRESERVED", PCT_PATH_DID_DECODE_UNRESERVED},
+        {"PATH_DID_DECODE", PCT_PATH_DID_DECODE},
+        {"PATH_DID_UPPERCASE_HEX", PCT_PATH_DID_UPPERCASE_HEX},
+        {"PATH_DID_REMOVE_DOTS", PCT_PATH_DID_REMOVE_DOTS},
+        {"PATH_DID_SEE_ENCODED_DOTS", PCT_PATH_DID_SEE_ENCODED_DOTS},
+        {"PATH_DID_CLAMP_AT_ROOT", PCT_PATH_DID_CLAMP_AT_ROOT},
+        {"PATH_DID_MERGE_SLASHES", PCT_PATH_DID_MERGE_SLASHES},
+        {"PATH_DID_BACKSLASH", PCT_PATH_DID_BACKSLASH},
+        {"PATH_DID_SEE_PARAMS", PCT_PATH_DID_SEE_PARAMS},
     };
     for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++)
         if (PyModule_AddIntConstant(m, consts[i].name, consts[i].value) < 0)

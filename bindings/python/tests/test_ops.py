@@ -178,3 +178,94 @@ def test_threads_with_gil_released():
         t.join()
     for i in range(8):
         assert results[i][0] == want[i] and results[i][1] == [want[i]] * 3
+
+
+def test_encode_str_result_must_be_utf8():
+    """A set that escapes some bytes of a character but not the others
+    (0xA9 of U+00E9, C3 A9) would give "\\xc3%A9": not UTF-8, so not a str.
+    pct.Error (INVALID_UTF8) at the UTF-8 offset of that character; bytes
+    in give those bytes out (as `pct encode` writes them)."""
+    split = pct.make_set(None, add=b"\xa9")
+    for text, offset in (("é", 0), ("aé", 1), ("a€é", 4), ("é€", 0)):
+        with pytest.raises(pct.Error) as e:
+            pct.encode(text, split)
+        assert e.value.status == pct.INVALID_UTF8 and e.value.offset == offset, text
+    assert pct.encode("é".encode(), split) == b"\xc3%A9"
+    assert pct.encode("a€", split) == "a€"  # E2 82 AC: no byte in the set
+    every_high = pct.make_set(None, add=bytes(range(0x80, 0x100)))
+    assert pct.encode("aé", every_high) == "a%C3%A9"
+    assert pct.encode_many(["é", "x", "aé"], split, on_error="none") == [None, "x", None]
+    with pytest.raises(pct.Error) as e:
+        pct.encode_many(["x", "aé"], split)
+    assert (e.value.index, e.value.status, e.value.offset) == (1, pct.INVALID_UTF8, 1)
+    assert pct.encode_many([b"\xc3\xa9"], split) == [b"\xc3%A9"]
+
+
+def test_many_takes_a_sequence_not_one_string():
+    for fn in (pct.decode_many, pct.encode_many):
+        for one_string in ("a%20b", b"a%20b", bytearray(b"a%20b")):
+            with pytest.raises(TypeError, match="one"):
+                fn(one_string)
+    assert pct.decode_many(("a%20b",)) == ["a b"]
+
+
+def test_many_long_and_short_items_mixed(rng):
+    """Items below and above the length that is decoded alone, and batches
+    of more than one chunk (1 MiB, 16384 items), against per-item calls."""
+    unit = ["%41", "%", "a", "%C3%A9", "+", "%FF", "é"]
+    lengths = [0, 1, 100, 16383, 16384, 16385, 70000, (1 << 20) + 5]
+    for kind in (bytes, str):
+        items = []
+        for _ in range(40):
+            n = rng.choice(lengths)
+            s = "".join(rng.choice(unit) for _ in range(n // 2 + 1))[:n]
+            items.append(s.encode() if kind is bytes else s)
+        items += [kind() if kind is str else b"x%41"] * 20000
+        for flags in (0, pct.PLUS, pct.UTF8_REPLACE):
+            want = [one(pct.decode, x, flags) for x in items]
+            want = [None if isinstance(w, tuple) else w for w in want]
+            assert pct.decode_many(items, flags, on_error="none") == want
+        got = pct.encode_many(items, "component", on_error="none")
+        assert got == [pct.encode(x, "component") for x in items]
+
+
+def test_many_in_threads_at_once(rng):
+    """Threads running batches at the same time (more threads than kept
+    buffer sets; chunks and long items decoded with the GIL released) each
+    get their own right answer."""
+    lists = []
+    for t in range(6):
+        items = [("%41%20" * rng.randrange(0, 40) + str(t)).encode() for _ in range(5000)]
+        items += [b"%42" * (20000 + t), b"%zz" * 7000]
+        lists.append(items)
+    want = [[up.unquote_to_bytes(x) for x in items] for items in lists]
+    got = [None] * len(lists)
+
+    def work(t):
+        for _ in range(10):
+            got[t] = pct.decode_many(lists[t])
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(len(lists))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert got == want
+
+
+def test_long_bytes_results():
+    """Long bytes results are written in place into the result object, then
+    cut to length: values, types and errors as for short ones."""
+    for n in (700, 5000, 70000):
+        data = b"/%41%2f%C3%A9 x+" * n
+        for kind in (bytes, bytearray, memoryview):
+            assert pct.decode(kind(data)) == up.unquote_to_bytes(data)
+            assert pct.decode(kind(data), pct.PLUS) == up.unquote_to_bytes(data.replace(b"+", b" "))
+            assert pct.encode(kind(data), "component") == up.quote_from_bytes(data, safe="").encode()
+            assert pct.normalize(kind(data)) == data.replace(b"%41", b"A").replace(b"%2f", b"%2F")
+            assert pct.iri_to_uri(kind(data)) == data
+        assert type(pct.decode(bytearray(data))) is bytes
+        with pytest.raises(pct.Error) as e:
+            pct.decode(data + b"%zz", pct.STRICT)
+        assert e.value.offset == len(data)
+        assert pct.decode(b"%FF" * n, pct.UTF8_REPLACE) == "\ufffd".encode() * n

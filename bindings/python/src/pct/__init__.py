@@ -7,9 +7,15 @@ argument types, are handed to urllib.parse itself):
     quote, quote_plus, quote_from_bytes, unquote, unquote_plus, unquote_to_bytes
 
 libpct's own operations (str in, str out; bytes-like in, bytes out; failures
-raise pct.Error, a ValueError with .status and .offset):
+raise pct.Error, a ValueError with .status and .offset, which counts bytes of
+the UTF-8 of a str):
 
     encode, decode, normalize, validate, normalize_path, iri_to_uri, uri_to_iri
+
+A str result is always a str: encode() of a str with a set that escapes only
+some bytes of a character raises pct.Error (INVALID_UTF8) instead of making
+text that is not UTF-8; pass bytes to get such bytes. normalize_path takes
+the presets and options of `pct path` and report=True (a PathReport).
 
 Batches through the C batch API (one call for a whole list):
 
@@ -26,6 +32,15 @@ from ._pct import (  # noqa: F401
     KEEP_ESCAPES,
     NO_SPACE,
     OK,
+    PATH_DID_BACKSLASH,
+    PATH_DID_CLAMP_AT_ROOT,
+    PATH_DID_DECODE,
+    PATH_DID_DECODE_UNRESERVED,
+    PATH_DID_MERGE_SLASHES,
+    PATH_DID_REMOVE_DOTS,
+    PATH_DID_SEE_ENCODED_DOTS,
+    PATH_DID_SEE_PARAMS,
+    PATH_DID_UPPERCASE_HEX,
     PERCENT_U,
     PLUS,
     REJECTED_BYTE,
@@ -35,6 +50,7 @@ from ._pct import (  # noqa: F401
     UTF8,
     UTF8_REPLACE,
     Error,
+    PathReport,
     decode,
     decode_many,
     encode,
@@ -132,4 +148,14 @@ __all__ = [
     "REJECTED_BYTE",
     "REJECTED_PATH",
     "NO_SPACE",
+    "PathReport",
+    "PATH_DID_DECODE_UNRESERVED",
+    "PATH_DID_DECODE",
+    "PATH_DID_UPPERCASE_HEX",
+    "PATH_DID_REMOVE_DOTS",
+    "PATH_DID_SEE_ENCODED_DOTS",
+    "PATH_DID_CLAMP_AT_ROOT",
+    "PATH_DID_MERGE_SLASHES",
+    "PATH_DID_BACKSLASH",
+    "PATH_DID_SEE_PARAMS",
 ]

@@ -1,4 +1,4 @@
-from typing import AnyStr, Iterable, List, Optional, Sequence, Union, overload
+from typing import AnyStr, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 from . import logs as logs
 
@@ -7,7 +7,7 @@ _Set = Union[str, bytes]
 
 __version__: str
 libpct_version: str
-SETS: tuple
+SETS: Tuple[str, ...]
 
 PLUS: int
 STRICT: int
@@ -23,11 +23,32 @@ INVALID_ARGUMENT: int
 REJECTED_BYTE: int
 REJECTED_PATH: int
 NO_SPACE: int
+PATH_DID_DECODE_UNRESERVED: int
+PATH_DID_DECODE: int
+PATH_DID_UPPERCASE_HEX: int
+PATH_DID_REMOVE_DOTS: int
+PATH_DID_SEE_ENCODED_DOTS: int
+PATH_DID_CLAMP_AT_ROOT: int
+PATH_DID_MERGE_SLASHES: int
+PATH_DID_BACKSLASH: int
+PATH_DID_SEE_PARAMS: int
+
+class PathReport(Tuple[Tuple[str, ...], int, int]):
+    """normalize_path(..., report=True)'s second value (a struct sequence)."""
+    @property
+    def changes(self) -> Tuple[str, ...]: ...
+    @property
+    def first_change(self) -> int: ...
+    @property
+    def bits(self) -> int: ...
 
 class Error(ValueError):
     status: int
     offset: int
     index: Optional[int]
+    report: Optional[PathReport]
+
+_Action = Literal["keep", "decode", "reject"]
 
 # urllib.parse drop-ins (same signatures)
 def quote(
@@ -62,9 +83,97 @@ def normalize(data: str, flags: int = ...) -> str: ...
 def normalize(data: _Bytes, flags: int = ...) -> bytes: ...
 def validate(data: Union[str, _Bytes], set: _Set = ..., flags: int = ...) -> int: ...
 @overload
-def normalize_path(data: str, policy: str = ...) -> str: ...
+def normalize_path(
+    data: str,
+    policy: str = ...,
+    *,
+    encoded_slash: Optional[_Action] = ...,
+    encoded_backslash: Optional[_Action] = ...,
+    encoded_nul: Optional[_Action] = ...,
+    encoded_semicolon: Optional[_Action] = ...,
+    encoded_percent: Optional[_Action] = ...,
+    encoded_question: Optional[_Action] = ...,
+    encoded_hash: Optional[_Action] = ...,
+    encoded_control: Optional[_Action] = ...,
+    merge_slashes: Optional[bool] = ...,
+    backslash: Optional[bool] = ...,
+    strict: Optional[bool] = ...,
+    utf8: Optional[bool] = ...,
+    reject_above_root: Optional[bool] = ...,
+    dot_params: Optional[bool] = ...,
+    reject_dot_params: Optional[bool] = ...,
+    reject_changed: Optional[bool] = ...,
+    report: Literal[False] = ...,
+) -> str: ...
 @overload
-def normalize_path(data: _Bytes, policy: str = ...) -> bytes: ...
+def normalize_path(
+    data: str,
+    policy: str = ...,
+    *,
+    encoded_slash: Optional[_Action] = ...,
+    encoded_backslash: Optional[_Action] = ...,
+    encoded_nul: Optional[_Action] = ...,
+    encoded_semicolon: Optional[_Action] = ...,
+    encoded_percent: Optional[_Action] = ...,
+    encoded_question: Optional[_Action] = ...,
+    encoded_hash: Optional[_Action] = ...,
+    encoded_control: Optional[_Action] = ...,
+    merge_slashes: Optional[bool] = ...,
+    backslash: Optional[bool] = ...,
+    strict: Optional[bool] = ...,
+    utf8: Optional[bool] = ...,
+    reject_above_root: Optional[bool] = ...,
+    dot_params: Optional[bool] = ...,
+    reject_dot_params: Optional[bool] = ...,
+    reject_changed: Optional[bool] = ...,
+    report: Literal[True],
+) -> Tuple[str, PathReport]: ...
+@overload
+def normalize_path(
+    data: _Bytes,
+    policy: str = ...,
+    *,
+    encoded_slash: Optional[_Action] = ...,
+    encoded_backslash: Optional[_Action] = ...,
+    encoded_nul: Optional[_Action] = ...,
+    encoded_semicolon: Optional[_Action] = ...,
+    encoded_percent: Optional[_Action] = ...,
+    encoded_question: Optional[_Action] = ...,
+    encoded_hash: Optional[_Action] = ...,
+    encoded_control: Optional[_Action] = ...,
+    merge_slashes: Optional[bool] = ...,
+    backslash: Optional[bool] = ...,
+    strict: Optional[bool] = ...,
+    utf8: Optional[bool] = ...,
+    reject_above_root: Optional[bool] = ...,
+    dot_params: Optional[bool] = ...,
+    reject_dot_params: Optional[bool] = ...,
+    reject_changed: Optional[bool] = ...,
+    report: Literal[False] = ...,
+) -> bytes: ...
+@overload
+def normalize_path(
+    data: _Bytes,
+    policy: str = ...,
+    *,
+    encoded_slash: Optional[_Action] = ...,
+    encoded_backslash: Optional[_Action] = ...,
+    encoded_nul: Optional[_Action] = ...,
+    encoded_semicolon: Optional[_Action] = ...,
+    encoded_percent: Optional[_Action] = ...,
+    encoded_question: Optional[_Action] = ...,
+    encoded_hash: Optional[_Action] = ...,
+    encoded_control: Optional[_Action] = ...,
+    merge_slashes: Optional[bool] = ...,
+    backslash: Optional[bool] = ...,
+    strict: Optional[bool] = ...,
+    utf8: Optional[bool] = ...,
+    reject_above_root: Optional[bool] = ...,
+    dot_params: Optional[bool] = ...,
+    reject_dot_params: Optional[bool] = ...,
+    reject_changed: Optional[bool] = ...,
+    report: Literal[True],
+) -> Tuple[bytes, PathReport]: ...
 @overload
 def iri_to_uri(data: str) -> str: ...
 @overload
@@ -74,12 +183,45 @@ def uri_to_iri(data: str) -> str: ...
 @overload
 def uri_to_iri(data: _Bytes) -> bytes: ...
 
-# batches
+# batches: on_error="raise" (the default) gives a list of results, "none"
+# one where an item that failed is None
+@overload
 def decode_many(
-    items: Sequence[AnyStr], flags: int = ..., keep: Optional[_Set] = ..., on_error: str = ...
+    items: Sequence[AnyStr],
+    flags: int = ...,
+    keep: Optional[_Set] = ...,
+    on_error: Literal["raise"] = ...,
+) -> List[AnyStr]: ...
+@overload
+def decode_many(
+    items: Sequence[AnyStr], flags: int, keep: Optional[_Set], on_error: Literal["none"]
 ) -> List[Optional[AnyStr]]: ...
+@overload
+def decode_many(
+    items: Sequence[AnyStr],
+    flags: int = ...,
+    keep: Optional[_Set] = ...,
+    *,
+    on_error: Literal["none"],
+) -> List[Optional[AnyStr]]: ...
+@overload
 def encode_many(
-    items: Sequence[AnyStr], set: _Set = ..., flags: int = ..., on_error: str = ...
+    items: Sequence[AnyStr],
+    set: _Set = ...,
+    flags: int = ...,
+    on_error: Literal["raise"] = ...,
+) -> List[AnyStr]: ...
+@overload
+def encode_many(
+    items: Sequence[AnyStr], set: _Set, flags: int, on_error: Literal["none"]
+) -> List[Optional[AnyStr]]: ...
+@overload
+def encode_many(
+    items: Sequence[AnyStr],
+    set: _Set = ...,
+    flags: int = ...,
+    *,
+    on_error: Literal["none"],
 ) -> List[Optional[AnyStr]]: ...
 def make_set(
     base: Optional[str] = ..., add: Union[str, bytes] = ..., remove: Union[str, bytes] = ...

@@ -1,9 +1,9 @@
 import os
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-if TYPE_CHECKING:
-    import dask.dataframe
-    import pandas
+import pandas
+# where dask defines it (dask.dataframe re-exports it without saying so)
+from dask.dataframe.core import DataFrame as DaskDataFrame
 
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -16,11 +16,11 @@ def frame_meta(fields: Union[None, str, Sequence[str]] = ..., unparsed: str = ..
 def read_partition(
     part: Tuple[Union[str, bytes], Optional[Tuple[int, int]]],
     fields: Union[None, str, Sequence[str]],
-    options: dict,
+    options: Dict[str, Any],
 ) -> "pandas.DataFrame": ...
 def read_logs(
     paths: Union[_Path, Sequence[_Path]],
     blocksize: Union[None, int, str] = ...,
     fields: Union[None, str, Sequence[str]] = ...,
     **options: Any,
-) -> "dask.dataframe.DataFrame": ...
+) -> DaskDataFrame: ...

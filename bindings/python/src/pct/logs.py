@@ -246,7 +246,8 @@ def read(path_or_file, format="auto", **options):
 
     Raises, when read() is called: FileNotFoundError (or another OSError)
     for a path that cannot be opened, TypeError for anything that is neither
-    a path nor a file object, TypeError/ValueError for bad options. While
+    a path nor a file object (None too: standard input is "-"),
+    TypeError/ValueError for bad options. While
     iterating: LogError when the engine fails (a truncated or corrupt file,
     a read error), after the records before the fault; an exception raised
     by a file object's read() as it is, after the records decoded by then
