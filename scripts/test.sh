@@ -26,6 +26,12 @@
 #           module on 127.0.0.1: against `pct path`
 #           (tests/nginx/test_nginx.py), and routing on the path it
 #           forwards (tests/nginx/test_routing.py)
+#   syslog-ng  contrib/syslog-ng/build.sh, then Debian's syslog-ng   build/syslog-ng
+#           with the module on 127.0.0.1: lines of every format over
+#           UDP and TCP against `pct logs --json`, the template
+#           functions against pct decode/encode/path, Debian's haproxy
+#           and nginx logging to it over syslog
+#           (tests/syslog-ng/test_syslog_ng.py)
 #   realservers  `pct logs` on the logs Debian's nginx, apache2,      build/realservers
 #           haproxy (+ rsyslog), squid, lighttpd and varnish write on
 #           127.0.0.1 for a seeded corpus of hard requests
@@ -455,6 +461,39 @@ step_nginx() {
     record nginx "$p" "$f" 0 $(($(pct_now_ms) - t0)) "${note%; }"
 }
 
+# The syslog-ng module (contrib/syslog-ng): built by its build.sh against
+# Debian's syslog-ng-dev, then Debian's syslog-ng (in the foreground, a private
+# configuration, 127.0.0.1) parses lines of every format sent over UDP and TCP
+# (tests/syslog-ng/test_syslog_ng.py, against `pct logs --json`): under a minute
+# with the first build of the engine in build/syslog-ng, 5 s after.
+step_syslog_ng() {
+    banner "syslog-ng: the module in Debian's syslog-ng, on 127.0.0.1 (build/syslog-ng)"
+    local t0 p=0 f=0 note='' out counts
+    t0=$(pct_now_ms)
+    local PCT_PACKAGES=(syslog-ng-core syslog-ng-dev syslog-ng-scl)
+    if ! pct_ensure_packages "$install"; then
+        f=1 note="missing Debian packages"
+    elif ! out=$(bash contrib/syslog-ng/build.sh build/syslog-ng 2>&1); then
+        printf '%s\n' "$out"
+        f=1 note="module build failed"
+    elif [[ ! -x $PCT_RELEASE_DIR/tools/pct ]]; then
+        f=1 note="no $PCT_RELEASE_DIR/tools/pct (gcc step)"
+    else
+        out=$(timeout 300 python3 tests/syslog-ng/test_syslog_ng.py build/syslog-ng \
+            "$PCT_RELEASE_DIR/tools/pct" 2>&1) || true
+        printf '%s\n' "$out"
+        counts=$(tail -n 1 <<<"$out")
+        if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+            p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+            ((f > 0)) && failed_tests+=("syslog-ng/test_syslog_ng.py")
+        else
+            f=1 note="tests/syslog-ng/test_syslog_ng.py did not finish"
+        fi
+    fi
+    [[ -n $note ]] && failed_tests+=("syslog-ng ($note)")
+    record syslog-ng "$p" "$f" 0 $(($(pct_now_ms) - t0)) "$note"
+}
+
 # tests/realservers/run.py prints one line per check (PASS, FAIL, XFAIL,
 # XPASS) and last "N passed, M failed, K skipped"; XFAIL is skipped, XPASS
 # failed.
@@ -538,6 +577,7 @@ if ((quick)); then skipped_step i386 --quick; else step_i386; fi
 if ((quick)); then skipped_step s390x --quick; else step_s390x; fi
 if ((quick)); then skipped_step tsan --quick; else step_tsan; fi
 step_nginx
+step_syslog_ng
 step_realservers
 
 echo

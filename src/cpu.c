@@ -3,6 +3,7 @@
 #include "cpu.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -72,4 +73,20 @@ uint32_t pct_cpu_features(void)
         atomic_store_explicit(&cached, features, memory_order_relaxed);
     }
     return features;
+}
+
+const char *pct_cpu_feature_name(uint32_t bit)
+{
+    switch (bit) {
+    case PCT_CPU_SSE42:
+        return "SSE4.2/SSSE3/POPCNT";
+    case PCT_CPU_AVX2:
+        return "AVX2/BMI1/BMI2 with YMM state saved by the OS";
+    case PCT_CPU_AVX512:
+        return "AVX-512 F/BW/VL/VBMI/VBMI2/VPOPCNTDQ with ZMM state saved by the OS";
+    case PCT_CPU_NEON:
+        return "AArch64 NEON";
+    default:
+        return NULL;
+    }
 }

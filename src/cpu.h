@@ -17,4 +17,8 @@
  * run on a hot path. */
 uint32_t pct_cpu_features(void);
 
+/* What one PCT_CPU_* bit stands for, for messages ("AVX2/BMI1/BMI2 with YMM
+ * state saved by the OS"); NULL for a bit that is no feature. */
+const char *pct_cpu_feature_name(uint32_t bit);
+
 #endif /* PCT_CPU_H */

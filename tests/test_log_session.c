@@ -7,7 +7,8 @@
  * messages (bad options, a failing callback) and the process goes on; two
  * sessions with different options run at once on two threads and give
  * what each gives alone; byte ranges cut at random offsets give the whole
- * file's output.
+ * file's output; lines parsed a few at a time (log_session_parse) give the
+ * records of a run.
  *
  * PCT_TEST_SEED=N (or PCT_SEED=N) replays a run; PCT_TEST_QUICK=1 does fewer
  * chunkings. */
@@ -744,6 +745,94 @@ static int records_as_lines(void *ctx, struct log_values *v, const struct log_se
     return 0;
 }
 
+/* A record's members (log_record_json) as text, one event a line. */
+static int event_as_line(void *ctx, int event, const char *p, size_t n)
+{
+    char tag[2] = {(char)('0' + event), ' '};
+    collect(ctx, tag, 2, 0);
+    if (n > 0) /* (a null or a list's end has no text, maybe no pointer) */
+        collect(ctx, p, n, 0);
+    collect(ctx, "\n", 1, 0);
+    return 0;
+}
+
+/* Records as their number, format and members, through collect. */
+static int records_as_members(void *ctx, struct log_values *v, const struct log_session_record *r,
+                              size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        char head[96];
+        int k =
+            snprintf(head, sizeof head, "#%llu %s\n", (unsigned long long)r[i].line, r[i].format);
+        collect(ctx, head, (size_t)k, 0);
+        if (log_record_json(v, &r[i], event_as_line, ctx) != 0)
+            return 1;
+        collect(ctx, "\n", 1, 1);
+    }
+    return 0;
+}
+
+/* log_session_parse: the lines given a few at a time (1 to 4 per call,
+ * the last of a call with or without its line ending) give the records a run
+ * over the same lines as a file gives, numbered on; a session that parses
+ * does not run, and one with no record callback does not parse. */
+static void test_parse(void)
+{
+    size_t n;
+    char *data = log_text(400, &n);
+    struct log_options o;
+    log_options_init(&o);
+    o.cfg.threads = 1;
+    struct out want = {0}, got = {0};
+    struct log_session *s = session(&o);
+    int fd = memory_file(data, n);
+    log_session_records(s, records_as_members, &want);
+    log_session_add_fd(s, fd, "data");
+    CHECK_EQ(log_session_run(s), 0);
+    log_session_free(s);
+    close(fd);
+
+    s = session(&o);
+    log_session_records(s, records_as_members, &got);
+    int calls = 0, failed = 0;
+    for (size_t at = 0; at < n;) {
+        size_t end = at;
+        for (unsigned k = 1 + rng_below(4); k > 0 && end < n; k--) {
+            const char *nl = memchr(data + end, '\n', n - end);
+            end = nl != NULL ? (size_t)(nl - data) + 1 : n;
+        }
+        /* a call's last line ending ("\n", "\r\n") left out, half of the time */
+        size_t len = end - at;
+        if (end < n && rng_below(2) == 0) {
+            len--;
+            if (len > 0 && data[at + len - 1] == '\r')
+                len--;
+        }
+        failed += log_session_parse(s, data + at, len) != 0;
+        calls++;
+        at = end;
+    }
+    CHECK_EQ(failed, 0);
+    CHECK(calls > 100);
+    CHECK_MSG(got.n == want.n && memcmp(got.p, want.p, want.n) == 0,
+              "parsed %zu bytes of records, a run %zu", got.n, want.n);
+    CHECK_EQ(got.lines, want.lines);
+    struct log_session_counts c;
+    log_session_counts(s, &c);
+    CHECK_EQ(c.lines, want.lines);
+    CHECK(log_session_run(s) != 0); /* it parses: no run */
+    log_session_free(s);
+
+    s = session(&o);
+    log_session_output_callback(s, collect, &got);
+    CHECK(log_session_parse(s, data, 10) != 0);
+    CHECK(strstr(log_session_error(s), "log_session_records") != NULL);
+    log_session_free(s);
+    free(want.p);
+    free(got.p);
+    free(data);
+}
+
 /* One run with the n-th allocation failing (0: none): its status, its
  * error in err. fed: the bytes fed in pieces, else a file. records: the
  * records' texts as output. */
@@ -967,5 +1056,6 @@ int main(void)
     test_out_of_memory();
     test_w3c_too_wide();
     test_ranges();
+    test_parse();
     return check_done();
 }

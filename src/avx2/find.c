@@ -1,6 +1,7 @@
-/* avx2/find.c - pct_find, pct_find_all and pct_encode_length: x86/find_body.h over avx2/vec.h. */
+/* avx2/find.c - pct_find, pct_find_all and pct_encode_length:
+ * generic/find_body.h over avx2/vec.h. */
 #include "avx2/vec.h"
-#include "x86/find_body.h"
+#include "generic/find_body.h"
 #include "avx2/kernels.h"
 
-PCT_X86_DEFINE_FIND(avx2)
+PCT_GENERIC_DEFINE_FIND(avx2)

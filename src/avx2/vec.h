@@ -1,7 +1,7 @@
-/* avx2/vec.h - the vector primitives of the shared x86 kernel bodies
- * (x86/<op>_body.h) for AVX2: a vector is one ymm register (32 bytes, two
- * 16-byte lanes), a 64-byte block two of them. Only what differs from SSE4.2
- * is here: the width, the lane-crossing steps and the compaction store.
+/* avx2/vec.h - the vector interface of the generic kernel bodies
+ * (generic/<op>_body.h, generic/vec_ops.h; each primitive described in
+ * sse42/vec.h) for AVX2: a vector is one ymm register (32 bytes, two 16-byte
+ * lanes), a 64-byte block two of them.
  */
 #ifndef PCT_AVX2_VEC_H
 #define PCT_AVX2_VEC_H
@@ -10,12 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/tables.h"
+#include "simd_shared/tables.h"
 
 typedef __m256i pct_vec;
 
 #define PCT_VEC_W 32
 #define PCT_VEC_INLINE static inline __attribute__((always_inline))
+
+#define PCT_VEC_LANES_TABLE(...)                                                                   \
+    {                                                                                              \
+        __VA_ARGS__, __VA_ARGS__                                                                   \
+    }
 
 PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
 {
@@ -36,10 +41,16 @@ PCT_VEC_INLINE void vec_store_lanes3(uint8_t *p, pct_vec a, pct_vec b, pct_vec c
     _mm256_storeu_si256((__m256i *)(p + 64), _mm256_permute2x128_si256(b, c, 0x31));
 }
 
-/* A 16-byte table (or vector) in every lane. */
-PCT_VEC_INLINE pct_vec vec_from128(__m128i x)
+/* The 16 bytes at table in every lane. */
+PCT_VEC_INLINE pct_vec vec_table(const uint8_t table[16])
 {
-    return _mm256_broadcastsi128_si256(x);
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table));
+}
+
+/* The 16 bytes lo (bytes 0-7), hi (8-15) in every lane. */
+PCT_VEC_INLINE pct_vec vec_from_u64x2(uint64_t lo, uint64_t hi)
+{
+    return _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)hi, (long long)lo));
 }
 
 /* The 16-byte pieces at p, p + stride, ...: one per lane. */
@@ -56,10 +67,10 @@ PCT_VEC_INLINE pct_vec vec_from_lanes(const void *lane0, const void *lane1)
                                    _mm_loadu_si128((const __m128i *)lane1), 1);
 }
 
-/* The 16-byte lane k of v. */
-PCT_VEC_INLINE __m128i vec_lane(pct_vec v, int k)
+/* Stores the 16-byte lane k of v at p. */
+PCT_VEC_INLINE void vec_store_lane(uint8_t *p, pct_vec v, int k)
 {
-    return k ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+    _mm_storeu_si128((__m128i *)p, k ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v));
 }
 
 PCT_VEC_INLINE pct_vec vec_set1(uint8_t c)
@@ -94,6 +105,7 @@ PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
 #define vec_eq8 _mm256_cmpeq_epi8
 #define vec_alignr8 _mm256_alignr_epi8  /* within each lane */
 #define vec_shuffle _mm256_shuffle_epi8 /* pshufb, within each lane */
+#define vec_lookup _mm256_shuffle_epi8
 #define vec_blendv _mm256_blendv_epi8
 #define vec_srli16 _mm256_srli_epi16
 #define vec_slli16 _mm256_slli_epi16
@@ -105,6 +117,11 @@ PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
 PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
 {
     return (uint32_t)_mm256_movemask_epi8(v);
+}
+
+PCT_VEC_INLINE uint32_t vec_mask16(pct_vec v)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm256_castsi256_si128(v));
 }
 
 PCT_VEC_INLINE int vec_is_zero(pct_vec v)

@@ -158,6 +158,6 @@ PCT_BLOCK_INLINE int batch_strings(int wide, const batch_map *m, const void *off
     return crossed != 0;
 }
 
-#include "kernel/batch_entry.h"
+#include "simd_shared/batch_entry.h"
 
 #endif /* PCT_AVX512_BATCH_H */

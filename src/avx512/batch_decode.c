@@ -1,10 +1,10 @@
 /* avx512/batch_decode.c - pct_batch_decode for AVX-512: a chunk of a
- * lenient batch decoded as one buffer (kernel/decode_body.h) with each
+ * lenient batch decoded as one buffer (avx512/decode_body.h) with each
  * block's '%' mask kept as the map of its offsets (avx512/batch.h), so
  * that the chunk's bytes are compared with '%' once, not once more after
  * the decoder (that second pass took a third of the offsets' time). */
 #include "avx512/block.h"
-#include "kernel/decode_body.h"
+#include "avx512/decode_body.h"
 #include "avx512/batch.h"
 #include "avx512/kernels.h"
 

@@ -1,5 +1,5 @@
 /* avx512/block.h - the 64-byte block primitives of the shared kernel bodies
- * (kernel/<op>_body.h) for AVX-512 F, BW, VL, VBMI, VBMI2 and VPOPCNTDQ: a
+ * (avx512/<op>_body.h) for AVX-512 F, BW, VL, VBMI, VBMI2 and VPOPCNTDQ: a
  * block is one zmm register, a byte mask one 64-bit word.
  *
  * Partial blocks are masked loads and stores, which fault on no byte outside
@@ -15,14 +15,14 @@
 #include <stdint.h>
 
 #include "pct.h"
-#include "kernel/tables.h"
+#include "simd_shared/tables.h"
 
 typedef __m512i pct_block;
 typedef __m512i pct_block_set; /* the 32 bytes of a pct_set, in both halves */
 
 #define PCT_BLOCK_INLINE static inline __attribute__((always_inline))
 
-/* The tables of kernel/tables.h in registers, loaded once per call. */
+/* The tables of simd_shared/tables.h in registers, loaded once per call. */
 typedef struct pct_block_tables {
     __m512i hex_entries; /* pct_hex_entry_table */
     __m512i bit_of;      /* pct_bit_of_table */
@@ -262,7 +262,7 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
     }
     return out;
 }
-/* Dense runs of escapes (kernel/decode_body.h): the 192 bytes at s as 64
+/* Dense runs of escapes (avx512/decode_body.h): the 192 bytes at s as 64
  * escapes. Gathers the high and low digits with one two-register and one
  * masked permute each (the digits from offset 128 on come from the third
  * register), and returns 1 with the 64 bytes in *bytes when every third byte
@@ -285,7 +285,7 @@ PCT_BLOCK_INLINE int block_decode_dense(const uint8_t *s, pct_block *bytes,
     *bytes = block_escaped_bytes(high_values, low_values);
     return (misplaced | block_not_hex2(high, high_values, low, low_values)) == 0;
 }
-/* ---- UTF-8 (tables and reasoning in kernel/tables.h) --------------------- */
+/* ---- UTF-8 (tables and reasoning in simd_shared/tables.h) --------------------- */
 
 /* The 16 bytes before each 16-byte lane of cur: the last lane of tail, then
  * cur's first three lanes. */

@@ -1,7 +1,7 @@
-/* avx512/decode.c - the AVX-512 percent-decoder: kernel/decode_body.h over
+/* avx512/decode.c - the AVX-512 percent-decoder: avx512/decode_body.h over
  * avx512/block.h. */
 #include "avx512/block.h"
-#include "kernel/decode_body.h"
+#include "avx512/decode_body.h"
 #include "avx512/kernels.h"
 
 /* Inputs from this long on may hold runs of escapes worth decoding 64 at a

@@ -1,7 +1,7 @@
-/* avx512/encode.c - the AVX-512 percent-encoder: kernel/encode_body.h over
+/* avx512/encode.c - the AVX-512 percent-encoder: avx512/encode_body.h over
  * avx512/block.h. */
 #include "avx512/block.h"
-#include "kernel/encode_body.h"
+#include "avx512/encode_body.h"
 #include "avx512/kernels.h"
 
 /* One-shot calls without flags get their own copy of the body (as in

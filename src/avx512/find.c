@@ -1,7 +1,7 @@
-/* avx512/find.c - pct_find, pct_find_all and pct_encode_length: kernel/find_body.h over
+/* avx512/find.c - pct_find, pct_find_all and pct_encode_length: avx512/find_body.h over
  * avx512/block.h; pct_batch_offsets: avx512/batch.h. */
 #include "avx512/block.h"
-#include "kernel/find_body.h"
+#include "avx512/find_body.h"
 #include "avx512/batch.h"
 #include "avx512/kernels.h"
 

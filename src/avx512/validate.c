@@ -1,7 +1,7 @@
-/* avx512/validate.c - the AVX-512 validator: kernel/validate_body.h over
+/* avx512/validate.c - the AVX-512 validator: avx512/validate_body.h over
  * avx512/block.h. */
 #include "avx512/block.h"
-#include "kernel/validate_body.h"
+#include "avx512/validate_body.h"
 #include "avx512/kernels.h"
 
 pct_result pct_avx512_validate(const uint8_t *src, size_t len, const pct_set *set, unsigned flags)

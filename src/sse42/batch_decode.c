@@ -1,7 +1,7 @@
-/* sse42/batch_decode.c - pct_batch_decode for SSE4.2: x86/batch_decode.h over
+/* sse42/batch_decode.c - pct_batch_decode for SSE4.2: generic/batch_decode.h over
  * sse42/vec.h. */
 #include "sse42/vec.h"
-#include "x86/batch_decode.h"
+#include "generic/batch_decode.h"
 #include "sse42/kernels.h"
 
-PCT_X86_DEFINE_BATCH_DECODE(sse42)
+PCT_GENERIC_DEFINE_BATCH_DECODE(sse42)

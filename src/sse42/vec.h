@@ -1,7 +1,6 @@
-/* sse42/vec.h - the vector primitives of the shared x86 kernel bodies
- * (x86/<op>_body.h) for SSE4.2: a vector is one xmm register (16 bytes, one
- * lane), a 64-byte block four of them. Only what differs from AVX2 is here:
- * the width and the compaction store.
+/* sse42/vec.h - the vector interface of the generic kernel bodies
+ * (generic/<op>_body.h, generic/vec_ops.h) for SSE4.2: a vector is one xmm
+ * register (16 bytes, one lane), a 64-byte block four of them.
  */
 #ifndef PCT_SSE42_VEC_H
 #define PCT_SSE42_VEC_H
@@ -10,12 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/tables.h"
+#include "simd_shared/tables.h"
 
 typedef __m128i pct_vec;
 
 #define PCT_VEC_W 16
 #define PCT_VEC_INLINE static inline __attribute__((always_inline))
+
+/* A constant of 16 bytes per lane, in every lane: an initializer of
+ * uint8_t[PCT_VEC_W] (loaded whole with vec_load, so that the compiler can
+ * keep it in memory as an operand). */
+#define PCT_VEC_LANES_TABLE(...)                                                                   \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
 
 PCT_VEC_INLINE pct_vec vec_load(const uint8_t *p)
 {
@@ -36,10 +43,16 @@ PCT_VEC_INLINE void vec_store_lanes3(uint8_t *p, pct_vec a, pct_vec b, pct_vec c
     vec_store(p + 32, c);
 }
 
-/* A 16-byte table (or vector) in every lane. */
-PCT_VEC_INLINE pct_vec vec_from128(__m128i x)
+/* The 16 bytes at table in every lane. */
+PCT_VEC_INLINE pct_vec vec_table(const uint8_t table[16])
 {
-    return x;
+    return _mm_loadu_si128((const __m128i *)table);
+}
+
+/* The 16 bytes lo (bytes 0-7), hi (8-15) in every lane. */
+PCT_VEC_INLINE pct_vec vec_from_u64x2(uint64_t lo, uint64_t hi)
+{
+    return _mm_set_epi64x((long long)hi, (long long)lo);
 }
 
 /* The 16-byte pieces at p, p + stride, ...: one per lane. */
@@ -56,11 +69,11 @@ PCT_VEC_INLINE pct_vec vec_from_lanes(const void *lane0, const void *lane1)
     return _mm_loadu_si128((const __m128i *)lane0);
 }
 
-/* The 16-byte lane k of v. */
-PCT_VEC_INLINE __m128i vec_lane(pct_vec v, int k)
+/* Stores the 16-byte lane k of v at p. */
+PCT_VEC_INLINE void vec_store_lane(uint8_t *p, pct_vec v, int k)
 {
     (void)k;
-    return v;
+    vec_store(p, v);
 }
 
 PCT_VEC_INLINE pct_vec vec_set1(uint8_t c)
@@ -93,7 +106,12 @@ PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
 #define vec_min_u8 _mm_min_epu8
 #define vec_eq8 _mm_cmpeq_epi8
 #define vec_alignr8 _mm_alignr_epi8 /* within each lane */
+/* vec_shuffle(t, i): pshufb, byte j is 0 if bit 7 of i[j] is set, else
+ * t[i[j] & 15] (of its lane); vec_lookup(t, i) the same where every i[j] is
+ * below 16 or 0x80 (a nibble or "zero"), cheaper on some ISAs. */
 #define vec_shuffle _mm_shuffle_epi8
+#define vec_lookup _mm_shuffle_epi8
+/* vec_blendv(a, b, m): b where m is 0xFF, a where it is 0 (no other bytes). */
 #define vec_blendv _mm_blendv_epi8
 #define vec_srli16 _mm_srli_epi16
 #define vec_slli16 _mm_slli_epi16
@@ -102,7 +120,14 @@ PCT_VEC_INLINE pct_vec vec_set1_32(uint32_t x)
 #define vec_unpacklo16 _mm_unpacklo_epi16
 #define vec_unpackhi16 _mm_unpackhi_epi16
 
+/* Bit j: bit 7 of byte j (movemask). */
 PCT_VEC_INLINE uint32_t vec_mask(pct_vec v)
+{
+    return (uint32_t)_mm_movemask_epi8(v);
+}
+
+/* The same of the first 16-byte lane only (bits 0-15, no others set). */
+PCT_VEC_INLINE uint32_t vec_mask16(pct_vec v)
 {
     return (uint32_t)_mm_movemask_epi8(v);
 }

@@ -38,27 +38,20 @@ static inline void test_append_name(char *buf, size_t size, size_t *used, const 
     buf[*used] = '\0';
 }
 
-/* Human names of PCT_CPU_* bits, as cpu.h defines them (size >= 1). */
+/* Human names of PCT_CPU_* bits (cpu.c: pct_cpu_feature_name), comma-
+ * separated (size >= 1). */
 static inline void test_cpu_feature_names(uint32_t bits, char *buf, size_t size)
 {
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {
-        {PCT_CPU_SSE42, "SSE4.2/SSSE3/POPCNT"},
-        {PCT_CPU_AVX2, "AVX2/BMI1/BMI2 with YMM state saved by the OS"},
-        {PCT_CPU_AVX512, "AVX-512 F/BW/VL/VBMI/VBMI2/VPOPCNTDQ with ZMM state saved by the OS"},
-        {PCT_CPU_NEON, "AArch64 NEON"},
-    };
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (bits & names[i].bit) {
-            bits &= ~names[i].bit;
-            test_append_name(buf, size, &used, names[i].name);
+    for (int b = 0; b < 32; b++) {
+        const char *name = pct_cpu_feature_name(1u << b);
+        if ((bits & (1u << b)) && name) {
+            bits &= ~(1u << b);
+            test_append_name(buf, size, &used, name);
         }
     }
-    if (bits) { /* a feature bit this list does not know yet */
+    if (bits) { /* a feature bit that names no feature */
         char unknown[40];
         snprintf(unknown, sizeof unknown, "feature bits 0x%08x", (unsigned)bits);
         test_append_name(buf, size, &used, unknown);

@@ -57,6 +57,12 @@ struct log_session {
     pthread_t thread;   /* the run of the bytes fed */
     int thread_running; /* joined when 0 */
     int feed_status;    /* the run's return */
+    /* Parsing lines one call at a time (log_session_parse): */
+    int parsing;                /* 1 once log_session_parse was called */
+    struct worker parse_worker; /* the calling thread's */
+    struct chunk_job parse_job; /* the lines of one call */
+    struct buf parse_in;        /* their copy, with LOG_CHUNK_PAD bytes after */
+    struct log_record_batch parse_recs;
 };
 
 static int fail(struct log_session *s, const char *format, ...)
@@ -130,6 +136,10 @@ void log_session_free(struct log_session *s)
     free(s->json_key);
     free(s->head.data);
     worker_free(&s->values.w);
+    worker_free(&s->parse_worker);
+    free(s->parse_job.out.data);
+    free(s->parse_in.data);
+    log_records_free(&s->parse_recs);
     free(s);
 }
 
@@ -323,6 +333,19 @@ static uint64_t known_size(const struct log_session *s, const struct pipeline_in
     return total;
 }
 
+/* Every line through the record parsers, as TSV takes them; the table
+ * writer hands the records over instead (log_tsv.c). */
+static void records_mode(struct log_session *s)
+{
+    struct log_ctx *ctx = &s->ctx;
+    ctx->cfg.table = 't';
+    ctx->cfg.json = ctx->cfg.raw = ctx->cfg.header = 0;
+    ctx->writer = log_writer_for(&ctx->cfg);
+    ctx->raw_text = 0;
+    memset(&s->values.w, 0, sizeof s->values.w);
+    s->values.w.ctx = ctx;
+}
+
 /* A run over inputs: the return of log_session_run. */
 /* pipeline_inputs and _stop, with the calling thread's last recovery
  * point (log_oom.h): out of memory where an input is opened or closed, or
@@ -361,16 +384,8 @@ static int run_inputs(struct log_session *s, const struct pipeline_input *inputs
         return fail(s, "a byte range goes with one input, not %zu", count);
     s->ran = 1;
     struct log_ctx *ctx = &s->ctx;
-    if (s->records.fn != NULL) {
-        /* Every line through the record parsers, as TSV takes them; the
-         * table writer hands the records over instead (log_tsv.c). */
-        ctx->cfg.table = 't';
-        ctx->cfg.json = ctx->cfg.raw = ctx->cfg.header = 0;
-        ctx->writer = log_writer_for(&ctx->cfg);
-        ctx->raw_text = 0;
-        memset(&s->values.w, 0, sizeof s->values.w);
-        s->values.w.ctx = ctx;
-    }
+    if (s->records.fn != NULL)
+        records_mode(s);
     long threads = ctx->cfg.threads;
     if (threads == 0) {
         threads = sysconf(_SC_NPROCESSORS_ONLN);
@@ -582,6 +597,71 @@ int log_session_finish(struct log_session *s)
     feed_join(s);
     s->feeding = 3;
     return s->feed_status;
+}
+
+/* ------------------------------------------------------------------ parsing */
+
+/* The lines of one call, decoded on the calling thread into parse_recs;
+ * 0, or -1 out of memory (nothing delivered). */
+static int parse_lines(struct log_session *s, const char *p, size_t n)
+{
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0)
+        return -1;
+    struct buf *in = &s->parse_in;
+    in->len = 0;
+    buf_reserve(in, n + LOG_CHUNK_PAD);
+    memcpy(in->data, p, n);
+    memset(in->data + n, 0, LOG_CHUNK_PAD);
+    struct chunk_job *job = &s->parse_job;
+    job->in = in->data;
+    job->len = n;
+    /* auto: found per line, as in a file that is not W3C; W3C: the job
+     * keeps the layout of the last '#Fields:' line parsed. */
+    job->fmt = s->ctx.cfg.format;
+    log_records_clear(&s->parse_recs);
+    s->parse_worker.collect = &s->parse_recs;
+    process_chunk(&s->parse_worker, job);
+    log_oom_leave(&pt);
+    return 0;
+}
+
+int log_session_parse(struct log_session *s, const char *p, size_t n)
+{
+    s->error[0] = '\0';
+    if (!s->configured)
+        return fail(s, "the session has no options (log_session_configure)");
+    if (s->records.fn == NULL)
+        return fail(s, "log_session_parse delivers records (log_session_records)");
+    if (s->feeding || (s->ran && !s->parsing))
+        return fail(s, "a session that runs its inputs or is fed does not parse lines");
+    if (!s->parsing) {
+        records_mode(s);
+        s->parse_worker.ctx = &s->ctx;
+        s->parse_worker.last_format = -1;
+        s->parsing = s->ran = 1;
+        s->start = now_seconds();
+    }
+    if (n == 0)
+        return 0;
+    if (parse_lines(s, p, n) != 0)
+        return fail(s, "out of memory, after %llu lines; stopped",
+                    (unsigned long long)s->total.lines);
+    const uint64_t first = s->total.lines + 1;
+    add_stats(&s->total, &s->parse_job.st);
+    int status = 0;
+    struct log_oom_point pt;
+    log_oom_enter(&pt);
+    if (setjmp(pt.jump) != 0)
+        return fail(s, "out of memory, after %llu lines; stopped",
+                    (unsigned long long)s->total.lines);
+    status = log_records_deliver(&s->parse_recs, &s->records, 0, first);
+    log_oom_leave(&pt);
+    if (status != 0)
+        return fail(s, "record callback failed (%d), after %llu lines; stopped", status,
+                    (unsigned long long)s->total.lines);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ counts */

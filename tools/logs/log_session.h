@@ -272,6 +272,18 @@ int log_session_run(struct log_session *s);
 int log_session_feed(struct log_session *s, const void *bytes, size_t n);
 int log_session_finish(struct log_session *s);
 
+/* Lines one call at a time, for a processor that has a message in hand
+ * (a syslog parser): p[0..n) is one line or more (a last line needs no
+ * newline), parsed and decoded on the calling thread and handed to the
+ * record callback (log_session_records) before the call returns, one record
+ * per line, numbered on from the lines of earlier calls. The format is
+ * cfg.format's (auto: found per line, never W3C; W3C: the columns of the
+ * last '#Fields:' line the session parsed). Call it as often as wanted;
+ * such a session neither runs inputs nor is fed. Returns 0, or -1 (not
+ * configured, no record callback, the callback returned non-zero, out of
+ * memory: log_session_error). The counts add up as for a run. */
+int log_session_parse(struct log_session *s, const char *p, size_t n);
+
 /* Stops a run at the next line boundary: the output ends on a whole line
  * (a line longer than --max-line being streamed is ended there), and the
  * run returns 128 + sig (130: SIGINT, 143: SIGTERM), error "pct logs:

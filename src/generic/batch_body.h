@@ -1,5 +1,5 @@
-/* kernel/batch_body.h - pct_batch_offsets of a SIMD implementation
- * without one of its own (SSE4.2 and AVX2, through x86/find_body.h): the
+/* generic/batch_body.h - pct_batch_offsets of a SIMD implementation
+ * without one of its own (the generic family: SSE4.2, AVX2, NEON, through generic/find_body.h): the
  * chunk's '%' as one mask word per 64 bytes, each with the count of '%'
  * before it, then per string one popcount and no branch. The includer
  * defines batch_percent_block(p): the '%' of the 64 bytes at p, bit k for
@@ -88,4 +88,4 @@ PCT_BATCH_INLINE int batch_strings(int wide, const batch_map *m, const void *off
     return (int)(crossing & 1);
 }
 
-#include "kernel/batch_entry.h"
+#include "simd_shared/batch_entry.h"

@@ -1,4 +1,4 @@
-/* kernel/decode_body.h - the percent-decoder of the SIMD implementations,
+/* avx512/decode_body.h - the percent-decoder of the SIMD implementations,
  * written once over the 64-byte block primitives of an ISA's block.h (which
  * the including decode.c includes first). It reads like
  * pct_scalar_decode (scalar/decode.c), a block instead of a byte at a time:
@@ -17,7 +17,7 @@
  *
  * Every block runs the same instructions whatever its content: no branch
  * depends on the text except the rare hand-over to the scalar routine
- * (kernel/handover.c). The last block is a partial one (masked loads and
+ * (simd_shared/handover.c). The last block is a partial one (masked loads and
  * stores), so no input is too short for the kernel.
  *
  * One exception, cheap and predictable on real text: after a block that was
@@ -34,8 +34,8 @@
  * and is no longer, and all its input is loaded before it is stored.
  */
 #include "impl.h"
-#include "kernel/handover.h"
-#include "kernel/scan.h"
+#include "simd_shared/handover.h"
+#include "avx512/scan.h"
 #include "scalar/hex.h"
 
 /* Where the scalar routine takes over after the block at i: the next token,

@@ -1,8 +1,8 @@
-/* kernel/find_body.h - pct_find, pct_find_all and pct_encode_length of the SIMD
+/* avx512/find_body.h - pct_find, pct_find_all and pct_encode_length of the SIMD
  * implementations, over the ISA's block.h: one classification per 64-byte
  * block, the last one partial. */
 #include "impl.h"
-#include "kernel/scan.h"
+#include "avx512/scan.h"
 #include "scalar/hex.h"
 
 /* The bytes of the set in the last, partial block (left < 64 bytes). */

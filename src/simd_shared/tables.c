@@ -1,5 +1,5 @@
-/* kernel/tables.c - the SIMD kernels' read-only tables (kernel/tables.h). */
-#include "kernel/tables.h"
+/* simd_shared/tables.c - the SIMD kernels' read-only tables (simd_shared/tables.h). */
+#include "simd_shared/tables.h"
 
 const uint8_t pct_hex_entry_table[64] = {
     0x10, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x10,

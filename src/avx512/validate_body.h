@@ -1,12 +1,12 @@
-/* kernel/validate_body.h - the validator of the SIMD implementations, over
- * the ISA's block.h: the blocks of kernel/decode_body.h, counted instead of
+/* avx512/validate_body.h - the validator of the SIMD implementations, over
+ * the ISA's block.h: the blocks of avx512/decode_body.h, counted instead of
  * stored, and checked for bytes of the set that are not escaped. At the
  * first block with anything to report (or a %u escape), the scalar routine
  * validates the rest, so the error and its offset are the scalar ones.
  */
 #include "impl.h"
-#include "kernel/handover.h"
-#include "kernel/scan.h"
+#include "simd_shared/handover.h"
+#include "avx512/scan.h"
 #include "scalar/hex.h"
 
 PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const pct_set *set,

@@ -1,7 +1,7 @@
-/* kernel/tables.h - the read-only tables of the SIMD kernels, defined once
- * (kernel/tables.c) and loaded into registers by each ISA's block.h. */
-#ifndef PCT_KERNEL_TABLES_H
-#define PCT_KERNEL_TABLES_H
+/* simd_shared/tables.h - the read-only tables of the SIMD kernels, defined once
+ * (simd_shared/tables.c) and loaded into registers by each ISA's block.h. */
+#ifndef PCT_SIMD_SHARED_TABLES_H
+#define PCT_SIMD_SHARED_TABLES_H
 
 #include <stdint.h>
 
@@ -40,7 +40,7 @@ extern const uint8_t pct_encode_spread_low[4][64];
  * apart (their entries are unused). */
 extern const uint8_t pct_encode_dense_index[3][64];
 
-/* Decoding 192 bytes that are 64 escapes (kernel/decode_body.h, dense
+/* Decoding 192 bytes that are 64 escapes (avx512/decode_body.h, dense
  * runs): entry j is the offset of escape j's high digit (3j + 1) or low
  * digit (3j + 2) in those 192 bytes. */
 extern const uint8_t pct_dense_high_index[64];
@@ -109,4 +109,4 @@ extern const uint8_t pct_hex_class_high[16];
  * (0x80 after them): 4 + 2 * popcount(m) bytes. */
 extern const uint8_t pct_encode_group[16][16];
 
-#endif /* PCT_KERNEL_TABLES_H */
+#endif /* PCT_SIMD_SHARED_TABLES_H */

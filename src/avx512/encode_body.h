@@ -1,4 +1,4 @@
-/* kernel/encode_body.h - the percent-encoder of the SIMD implementations,
+/* avx512/encode_body.h - the percent-encoder of the SIMD implementations,
  * over the ISA's block.h. It reads like pct_scalar_encode: per 64-byte block,
  *
  *   escaped   bytes of the set (not a space with PCT_PLUS: that is '+'; with
@@ -15,8 +15,8 @@
  * and input ending inside a sequence go to the scalar routine for the rest.
  */
 #include "impl.h"
-#include "kernel/handover.h"
-#include "kernel/scan.h"
+#include "simd_shared/handover.h"
+#include "avx512/scan.h"
 #include "scalar/hex.h"
 
 PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t *dst,

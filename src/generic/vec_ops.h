@@ -1,20 +1,21 @@
-/* x86/common.h - what the shared x86 kernel bodies (x86/<op>_body.h) build
- * over an ISA's vec.h (avx2/vec.h, sse42/vec.h, included first): a pct_vec
- * of PCT_VEC_W bytes in 16-byte lanes, 64 / PCT_VEC_W of them per 64-byte
- * block. Everything here is the same at every width: the lookups are
- * 16-entry shuffles, which work within a lane, so each table is repeated in
- * every lane. The tables themselves are kernel/tables.c's.
+/* generic/vec_ops.h - what the generic kernel bodies (generic/<op>_body.h)
+ * build over an ISA's vec.h (sse42/vec.h, avx2/vec.h, neon/vec.h, included
+ * first; each primitive is described in sse42/vec.h, the same names and
+ * meanings): a pct_vec of PCT_VEC_W bytes in 16-byte lanes, 64 / PCT_VEC_W
+ * of them per 64-byte block. Everything here is the same at every width and
+ * on every ISA: the lookups are 16-entry shuffles, which work within a lane,
+ * so each table is repeated in every lane. The tables themselves are
+ * simd_shared/tables.c's.
  */
-#ifndef PCT_X86_COMMON_H
-#define PCT_X86_COMMON_H
+#ifndef PCT_GENERIC_VEC_OPS_H
+#define PCT_GENERIC_VEC_OPS_H
 
-#include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "pct.h"
-#include "kernel/tables.h"
+#include "simd_shared/tables.h"
 #include "scalar/hex.h"
 
 #define PCT_VECS (64 / PCT_VEC_W)
@@ -23,11 +24,6 @@
 PCT_VEC_INLINE uint64_t vec_low_bits(size_t n)
 {
     return n >= 64 ? ~0ull : (1ull << n) - 1;
-}
-
-PCT_VEC_INLINE pct_vec vec_table(const uint8_t table[16])
-{
-    return vec_from128(_mm_loadu_si128((const __m128i *)table));
 }
 
 /* The tables in registers, loaded once per call. */
@@ -75,25 +71,27 @@ typedef struct pct_vec_set {
 } pct_vec_set;
 
 /* One half of the matrices, from the 16 set bytes of 128 byte values,
- * transposed by 8 movemasks. */
-static inline __m128i pct_x86_transpose_half(const uint8_t bits[16])
+ * transposed by 8 movemasks of the first lane (vec_mask16: its second
+ * byte taken by a shift; masking it off instead, movzbl %ah, costs a short
+ * encode on Zen 4 a fifth of its time). */
+PCT_VEC_INLINE pct_vec generic_transpose_half(const uint8_t bits[16])
 {
-    const __m128i even_odd = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
-    __m128i x = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)bits), even_odd);
+    static const uint8_t even_odd[16] = {0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15};
+    pct_vec x = vec_lookup(vec_table(bits), vec_table(even_odd));
     uint64_t columns_0_7 = 0, columns_8_f = 0;
     for (int l = 7; l >= 0; l--) {
-        const uint32_t m = (uint32_t)_mm_movemask_epi8(x);
+        const uint32_t m = vec_mask16(x);
         columns_0_7 |= (uint64_t)(m & 0xFF) << (8 * l);
         columns_8_f |= (uint64_t)(m >> 8) << (8 * l);
-        x = _mm_add_epi8(x, x);
+        x = vec_add8(x, x);
     }
-    return _mm_set_epi64x((long long)columns_8_f, (long long)columns_0_7);
+    return vec_from_u64x2(columns_0_7, columns_8_f);
 }
 
 PCT_VEC_INLINE pct_vec_set vec_set_load(const pct_set *set)
 {
-    const pct_vec_set t = {vec_from128(pct_x86_transpose_half(set->bits)),
-                           vec_from128(pct_x86_transpose_half(set->bits + 16))};
+    const pct_vec_set t = {generic_transpose_half(set->bits),
+                           generic_transpose_half(set->bits + 16)};
     return t;
 }
 
@@ -102,7 +100,7 @@ PCT_VEC_INLINE pct_vec vec_in_set(pct_vec v, const pct_vec_set *s, const pct_vec
 {
     const pct_vec row =
         vec_or(vec_shuffle(s->low, v), vec_shuffle(s->high, vec_xor(v, vec_set1(0x80))));
-    const pct_vec bit = vec_shuffle(t->bit_of, vec_high_nibbles(v));
+    const pct_vec bit = vec_lookup(t->bit_of, vec_high_nibbles(v));
     return vec_eq8(vec_and(row, bit), bit);
 }
 
@@ -111,7 +109,7 @@ PCT_VEC_INLINE pct_vec vec_in_set(pct_vec v, const pct_vec_set *s, const pct_vec
 /* Non-zero at each hex digit of v, 0 elsewhere. */
 PCT_VEC_INLINE pct_vec vec_hex_class(pct_vec v, const pct_vec_tables *t)
 {
-    return vec_and(vec_shuffle(t->hex_low, v), vec_shuffle(t->hex_high, vec_high_nibbles(v)));
+    return vec_and(vec_shuffle(t->hex_low, v), vec_lookup(t->hex_high, vec_high_nibbles(v)));
 }
 
 /* 0xFF where v1 or v2 is not a hex digit. */
@@ -136,7 +134,7 @@ PCT_VEC_INLINE pct_vec vec_plus_to_space(pct_vec v)
     return vec_sub8(v, vec_and(vec_eq8(v, vec_set1('+')), vec_set1('+' - ' ')));
 }
 
-/* ---- UTF-8 (tables and reasoning in kernel/tables.h) ---------------------- */
+/* ---- UTF-8 (tables and reasoning in simd_shared/tables.h) ---------------------- */
 
 /* Non-zero at each byte of cur that makes ill-formed UTF-8 with the three
  * bytes before it in the stream (prev1 the nearest). A sequence cut off at
@@ -144,9 +142,9 @@ PCT_VEC_INLINE pct_vec vec_plus_to_space(pct_vec v)
 PCT_VEC_INLINE pct_vec vec_utf8_errors(pct_vec cur, pct_vec prev1, pct_vec prev2, pct_vec prev3,
                                        const pct_vec_tables *t)
 {
-    const pct_vec pairs = vec_and(vec_and(vec_shuffle(t->utf8_prev_high, vec_high_nibbles(prev1)),
-                                          vec_shuffle(t->utf8_prev_low, vec_low_nibbles(prev1))),
-                                  vec_shuffle(t->utf8_cur_high, vec_high_nibbles(cur)));
+    const pct_vec pairs = vec_and(vec_and(vec_lookup(t->utf8_prev_high, vec_high_nibbles(prev1)),
+                                          vec_lookup(t->utf8_prev_low, vec_low_nibbles(prev1))),
+                                  vec_lookup(t->utf8_cur_high, vec_high_nibbles(cur)));
     const pct_vec continuation_expected =
         vec_and(vec_or(vec_subs_u8(prev2, vec_set1(0x60)), vec_subs_u8(prev3, vec_set1(0x70))),
                 vec_set1(0x80));
@@ -156,12 +154,12 @@ PCT_VEC_INLINE pct_vec vec_utf8_errors(pct_vec cur, pct_vec prev1, pct_vec prev2
 /* Copies n bytes between separate buffers by overlapping loads and stores:
  * for the few hundred bytes at most of an input's end, cheaper than a call
  * to memcpy. */
-PCT_VEC_INLINE void x86_copy_short(uint8_t *d, const uint8_t *s, size_t n)
+PCT_VEC_INLINE void generic_copy_short(uint8_t *d, const uint8_t *s, size_t n)
 {
     if (n >= 16) {
         for (size_t k = 0; k + 16 < n; k += 16)
-            _mm_storeu_si128((__m128i *)(d + k), _mm_loadu_si128((const __m128i *)(s + k)));
-        _mm_storeu_si128((__m128i *)(d + n - 16), _mm_loadu_si128((const __m128i *)(s + n - 16)));
+            memcpy(d + k, s + k, 16); /* one 16-byte load and store */
+        memcpy(d + n - 16, s + n - 16, 16);
     } else if (n >= 8) {
         uint64_t a, b;
         memcpy(&a, s, 8);
@@ -185,21 +183,21 @@ PCT_VEC_INLINE void x86_copy_short(uint8_t *d, const uint8_t *s, size_t n)
  * multiple of PCT_VEC_W): the last, partial block of an input,
  * which the kernels then read whole (zeros are neither '%' nor hex digits,
  * and the bytes past n are masked off). */
-PCT_VEC_INLINE void x86_pad_copy(uint8_t *pad, size_t size, const uint8_t *s, size_t n)
+PCT_VEC_INLINE void generic_pad_copy(uint8_t *pad, size_t size, const uint8_t *s, size_t n)
 {
     for (size_t k = 0; k < size; k += PCT_VEC_W) /* not a rep stos */
         vec_store(pad + k, vec_zero());
-    x86_copy_short(pad, s, n);
+    generic_copy_short(pad, s, n);
 }
 
 /* The digits of the escapes of a 64-byte block (mask e) within the block,
  * and those that fall in the next one. */
-PCT_VEC_INLINE uint64_t x86_digits_of(uint64_t e)
+PCT_VEC_INLINE uint64_t generic_digits_of(uint64_t e)
 {
     return (e << 1) | (e << 2);
 }
 
-PCT_VEC_INLINE uint64_t x86_digits_carried(uint64_t e)
+PCT_VEC_INLINE uint64_t generic_digits_carried(uint64_t e)
 {
     return (e >> 62) | (e >> 63);
 }
@@ -230,10 +228,10 @@ PCT_VEC_INLINE pct_vec vec_escapes_at(const uint8_t *p, const pct_vec_tables *t)
 #define PCT_LANES_MASK(m16) ((uint32_t)(m16) * (uint32_t)(((1ull << PCT_VEC_W) - 1) / 0xFFFF))
 
 /* The '%' of 16 escapes in a row from bit 0 (0, 3, ..., 45). */
-#define PCT_X86_DENSE_PERCENTS 0x249249249249ull
+#define PCT_GENERIC_DENSE_PERCENTS 0x249249249249ull
 
 /* The '%' in the block at s (64 bytes). */
-PCT_VEC_INLINE uint64_t x86_percents(const uint8_t *s)
+PCT_VEC_INLINE uint64_t generic_percents(const uint8_t *s)
 {
     uint64_t m = 0;
     for (int k = 0; k < PCT_VECS; k++)
@@ -246,7 +244,20 @@ PCT_VEC_INLINE uint64_t x86_percents(const uint8_t *s)
 PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_vec_set *keep,
                                     const pct_vec_tables *t)
 {
-#define Z -128
+#define Z 0x80
+    static const uint8_t high_a[PCT_VEC_W] =
+        PCT_VEC_LANES_TABLE(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z),
+                         high_b[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15, Z, Z, Z, Z, Z),
+                         high_c[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 5, 8, 11, 14),
+                         low_a[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z),
+                         low_b[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, 1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z),
+                         low_c[PCT_VEC_W] =
+                             PCT_VEC_LANES_TABLE(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15);
+#undef Z
     const pct_vec a = vec_load_lanes(s, 48), b = vec_load_lanes(s + 16, 48),
                   c = vec_load_lanes(s + 32, 48);
     const pct_vec percent = vec_set1('%');
@@ -254,21 +265,12 @@ PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_ve
         (vec_mask(vec_eq8(b, percent)) & PCT_LANES_MASK(0x4924)) != PCT_LANES_MASK(0x4924) ||
         (vec_mask(vec_eq8(c, percent)) & PCT_LANES_MASK(0x2492)) != PCT_LANES_MASK(0x2492))
         return 0;
-    const pct_vec high = vec_or(
-        vec_or(vec_shuffle(
-                   a, vec_from128(_mm_setr_epi8(1, 4, 7, 10, 13, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z))),
-               vec_shuffle(b, vec_from128(_mm_setr_epi8(Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15, Z, Z, Z,
-                                                        Z, Z)))),
-        vec_shuffle(c,
-                    vec_from128(_mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 2, 5, 8, 11, 14))));
-    const pct_vec low = vec_or(
-        vec_or(vec_shuffle(
-                   a, vec_from128(_mm_setr_epi8(2, 5, 8, 11, 14, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, Z))),
-               vec_shuffle(b, vec_from128(_mm_setr_epi8(Z, Z, Z, Z, Z, 1, 4, 7, 10, 13, Z, Z, Z, Z,
-                                                        Z, Z)))),
-        vec_shuffle(c,
-                    vec_from128(_mm_setr_epi8(Z, Z, Z, Z, Z, Z, Z, Z, Z, Z, 0, 3, 6, 9, 12, 15))));
-#undef Z
+    const pct_vec high =
+        vec_or(vec_or(vec_lookup(a, vec_load(high_a)), vec_lookup(b, vec_load(high_b))),
+               vec_lookup(c, vec_load(high_c)));
+    const pct_vec low =
+        vec_or(vec_or(vec_lookup(a, vec_load(low_a)), vec_lookup(b, vec_load(low_b))),
+               vec_lookup(c, vec_load(low_c)));
     if (vec_mask(vec_not_hex2(high, low, t)))
         return 0;
     const pct_vec bytes = vec_hex_pair(high, low);
@@ -278,4 +280,4 @@ PCT_VEC_INLINE int vec_decode_dense(const uint8_t *s, pct_vec *out, const pct_ve
     return 1;
 }
 
-#endif /* PCT_X86_COMMON_H */
+#endif /* PCT_GENERIC_VEC_OPS_H */

@@ -1,14 +1,13 @@
-/* kernel/handover.h - where a SIMD kernel hands bytes to the scalar routine.
+/* simd_shared/handover.h - where a SIMD kernel hands bytes to the scalar routine.
  *
- * The kernels (kernel/<op>_body.h, compiled once per ISA) decode 64-byte blocks
- * and leave to the scalar reference what they do not do themselves: a
- * malformed escape under PCT_STRICT, %uXXXX escapes, an ill-formed UTF-8
- * sequence (its error offset or its U+FFFD), the stray-'%' rule of
- * pct_normalize, and the last bytes in partial (streaming) mode. This file is
+ * The kernels (avx512/<op>_body.h, generic/<op>_body.h, compiled once per ISA) decode 64-byte
+ * blocks and leave to the scalar reference what they do not do themselves: a malformed escape under
+ * PCT_STRICT, %uXXXX escapes, an ill-formed UTF-8 sequence (its error offset or its U+FFFD), the
+ * stray-'%' rule of pct_normalize, and the last bytes in partial (streaming) mode. This file is
  * compiled without ISA flags, once, for every ISA.
  */
-#ifndef PCT_KERNEL_HANDOVER_H
-#define PCT_KERNEL_HANDOVER_H
+#ifndef PCT_SIMD_SHARED_HANDOVER_H
+#define PCT_SIMD_SHARED_HANDOVER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,7 +35,7 @@ typedef struct pct_decode_point {
     size_t at;    /* input offset of the next token */
     uint8_t *out; /* where the held bytes were written (or the next byte goes) */
     /* The bytes written of a UTF-8 sequence that is not finished (only with
-     * PCT_UTF8 or PCT_UTF8_REPLACE; kernel/decode_body.h: decode_stop), and
+     * PCT_UTF8 or PCT_UTF8_REPLACE; avx512/decode_body.h: decode_stop), and
      * the last two blocks that produced output, to find the input offset
      * where it starts (a last, partial block may have produced fewer bytes
      * than are held). */
@@ -68,7 +67,7 @@ int pct_decode_handover(const uint8_t *src, size_t len, uint8_t *dst, pct_decode
                         const pct_set *keep, unsigned flags, size_t *consumed, size_t window,
                         pct_result *r);
 
-/* The end of an encoder kernel (kernel/encode_body.h, x86/encode_body.h):
+/* The end of an encoder kernel (avx512/encode_body.h, generic/encode_body.h):
  * the blocks encoded src[0..i) to dst[0..out) (i may run past len), `carry`
  * holds the digits of a kept escape (PCT_KEEP_ESCAPES) that the last block
  * carried into the next. The scalar routine takes the rest from a token
@@ -126,4 +125,4 @@ static inline pct_result pct_validate_handover(const uint8_t *src, size_t len, s
     return r;
 }
 
-#endif /* PCT_KERNEL_HANDOVER_H */
+#endif /* PCT_SIMD_SHARED_HANDOVER_H */

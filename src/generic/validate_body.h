@@ -1,21 +1,21 @@
-/* x86/validate_body.h - the validators of the x86 implementations without
- * AVX-512, over the ISA's vec.h (included first): kernel/validate_body.h's
- * algorithm. The blocks of x86/decode_body.h are counted instead of stored,
+/* generic/validate_body.h - the validators of the generic family
+ * (SSE4.2, AVX2, NEON), over the ISA's vec.h (included first): avx512/validate_body.h's
+ * algorithm. The blocks of generic/decode_body.h are counted instead of stored,
  * and checked for bytes of the set that are not escaped; with PCT_UTF8 their
- * output is checked as UTF-8 in registers (x86/decode_vec.h). At the first
+ * output is checked as UTF-8 in registers (generic/decode_vec.h). At the first
  * block with anything to report (or a %u escape), the scalar routine
  * validates the rest, so the error and its offset are the scalar ones. The
  * last bytes (fewer than 66) are read from a zero-padded copy.
  */
 #include "impl.h"
-#include "kernel/handover.h"
+#include "simd_shared/handover.h"
 #include "scalar/hex.h"
 #include "scalar/utf8.h"
-#include "x86/common.h"
-#include "x86/decode_vec.h"
+#include "generic/vec_ops.h"
+#include "generic/decode_vec.h"
 
 /* The output byte of the token at src[q] (an escape's byte at its '%'). */
-static inline uint8_t x86_token_byte(const uint8_t *src, size_t len, size_t q)
+static inline uint8_t generic_token_byte(const uint8_t *src, size_t len, size_t q)
 {
     const int v = pct_escape_value(src, len, q);
     return v >= 0 ? (uint8_t)v : src[q];
@@ -23,8 +23,8 @@ static inline uint8_t x86_token_byte(const uint8_t *src, size_t len, size_t q)
 
 /* How many of the last output bytes of the blocks in p (at most 3) form an
  * unfinished UTF-8 sequence. */
-static inline size_t x86_output_unfinished(const uint8_t *src, size_t len,
-                                           const pct_decode_point *p)
+static inline size_t generic_output_unfinished(const uint8_t *src, size_t len,
+                                               const pct_decode_point *p)
 {
     uint8_t last[3];
     size_t n = 0;
@@ -32,14 +32,14 @@ static inline size_t x86_output_unfinished(const uint8_t *src, size_t len,
         for (uint64_t keep = p->blocks[b].keep; keep && n < 3; n++) {
             const int top = 63 - __builtin_clzll(keep);
             keep &= ~(1ull << top);
-            last[2 - n] = x86_token_byte(src, len, p->blocks[b].at + (size_t)top);
+            last[2 - n] = generic_token_byte(src, len, p->blocks[b].at + (size_t)top);
         }
     }
     return pct_utf8_unfinished(last + 3 - n, n);
 }
 
-PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, const pct_set *set,
-                                            unsigned flags)
+PCT_VEC_INLINE pct_result generic_validate_body(const uint8_t *src, size_t len, const pct_set *set,
+                                                unsigned flags)
 {
     const int check = (flags & PCT_UTF8) != 0;
     const pct_vec_tables tables = vec_tables_load();
@@ -47,7 +47,7 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
     /* A '%' that starts no escape is an error when '%' itself must be escaped. */
     const int stray_is_error = (flags & PCT_STRICT) || pct_in_set(set, '%');
     pct_decode_point p = {0, NULL, {0, 0, 0}, 0, {{0, 0, 0}, {0, 0, 0}}};
-    x86_utf8_state utf8 = {vec_zero(), vec_zero(), vec_zero(), vec_zero()};
+    generic_utf8_state utf8 = {vec_zero(), vec_zero(), vec_zero(), vec_zero()};
     uint8_t pad[64 + 2 * PCT_VEC_W];
     uint64_t carry = 0;
     size_t i = 0, count = 0;
@@ -55,21 +55,21 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
         const size_t left = len - i;
         const uint8_t *s = src + i;
         if (left < 64 + 2) {
-            x86_pad_copy(pad, sizeof pad, s, left);
+            generic_pad_copy(pad, sizeof pad, s, left);
             s = pad;
         }
         if (left >= 64 + 2 && carry == 0 &&
-            (x86_percents(s) & PCT_X86_DENSE_PERCENTS) == PCT_X86_DENSE_PERCENTS) {
-            /* A run of escapes (x86/common.h: vec_decode_dense): nothing to
+            (generic_percents(s) & PCT_GENERIC_DENSE_PERCENTS) == PCT_GENERIC_DENSE_PERCENTS) {
+            /* A run of escapes (generic/vec_ops.h: vec_decode_dense): nothing to
              * check but its bytes' UTF-8. It follows the last block's last
              * output byte, so the UTF-8 state goes on. */
             size_t j = i;
             pct_vec bytes;
             while (len - j >= 3 * PCT_VEC_W && vec_decode_dense(src + j, &bytes, NULL, &tables)) {
                 if (check) {
-                    x86_utf8_state next = utf8;
-                    if (x86_utf8_check(bytes, vec_zero(), (uint32_t)vec_low_bits(PCT_VEC_W), &next,
-                                       &tables))
+                    generic_utf8_state next = utf8;
+                    if (generic_utf8_check(bytes, vec_zero(), (uint32_t)vec_low_bits(PCT_VEC_W),
+                                           &next, &tables))
                         break; /* the block loop finds it and hands over */
                     utf8 = next;
                 }
@@ -78,7 +78,7 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
             }
             if (j != i) {
                 if (check) /* the last 16 escapes, for pct_decode_held_start */
-                    pct_decode_point_block(&p, j - 48, PCT_X86_DENSE_PERCENTS, 16);
+                    pct_decode_point_block(&p, j - 48, PCT_GENERIC_DENSE_PERCENTS, 16);
                 i = j;
                 continue;
             }
@@ -102,7 +102,7 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
         const uint64_t stray = percents & ~escapes & valid;
         if (stray && (stray_is_error || (stray & u)))
             break;
-        const uint64_t digits = x86_digits_of(escapes) | carry;
+        const uint64_t digits = generic_digits_of(escapes) | carry;
         if (unescaped & ~(percents | digits) & valid)
             break;
         const uint64_t output = ~digits & valid;
@@ -110,9 +110,9 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
         if (check) {
             uint32_t c = (uint32_t)carry, errors = 0;
             for (int k = 0; k < PCT_VECS; k++) {
-                const x86_decoded d = x86_decode_vec(
+                const generic_decoded d = generic_decode_vec(
                     s + k * PCT_VEC_W, &c, (uint32_t)(valid >> (k * PCT_VEC_W)), NULL, 0, &tables);
-                errors |= x86_utf8_check(d.v, d.e, d.output, &utf8, &tables);
+                errors |= generic_utf8_check(d.v, d.e, d.output, &utf8, &tables);
             }
             if (errors)
                 break;
@@ -120,12 +120,12 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
                 pct_decode_point_block(&p, i, output, n);
         }
         count += n;
-        carry = x86_digits_carried(escapes);
+        carry = generic_digits_carried(escapes);
         i += 64;
     }
     const size_t at = i < len ? i + (size_t)__builtin_popcountll(carry) : len;
     if (check) /* the output may end in an unfinished sequence */
-        p.held_len = x86_output_unfinished(src, len, &p);
+        p.held_len = generic_output_unfinished(src, len, &p);
     return pct_validate_handover(src, len, at, count, &p, set, flags);
 }
 
@@ -133,7 +133,7 @@ PCT_VEC_INLINE pct_result x86_validate_body(const uint8_t *src, size_t len, cons
  * the first block with an error, or input that ends inside a sequence, the
  * scalar routine checks the rest from where the sequence starts, for the
  * scalar offset. */
-PCT_VEC_INLINE pct_result x86_validate_utf8_body(const uint8_t *src, size_t len)
+PCT_VEC_INLINE pct_result generic_validate_utf8_body(const uint8_t *src, size_t len)
 {
     const pct_vec_tables tables = vec_tables_load();
     uint8_t pad[64];
@@ -143,7 +143,7 @@ PCT_VEC_INLINE pct_result x86_validate_utf8_body(const uint8_t *src, size_t len)
         const size_t left = len - i;
         const uint8_t *s = src + i;
         if (left < 64) {
-            x86_pad_copy(pad, sizeof pad, s, left);
+            generic_pad_copy(pad, sizeof pad, s, left);
             s = pad;
         }
         uint64_t errors = 0;
@@ -169,21 +169,21 @@ PCT_VEC_INLINE pct_result x86_validate_utf8_body(const uint8_t *src, size_t len)
 /* Below these lengths the scalar routines are faster than the kernels'
  * zero-padded last block (measured on 24- to 96-byte paths; the scalar UTF-8
  * check takes ASCII a word at a time). */
-#define PCT_X86_VALIDATE_SHORT 32
-#define PCT_X86_VALIDATE_UTF8_SHORT 64
+#define PCT_GENERIC_VALIDATE_SHORT 32
+#define PCT_GENERIC_VALIDATE_UTF8_SHORT 64
 
 /* Defines pct_<isa>_validate and pct_<isa>_validate_utf8. */
-#define PCT_X86_DEFINE_VALIDATE(isa)                                                               \
+#define PCT_GENERIC_DEFINE_VALIDATE(isa)                                                           \
     pct_result pct_##isa##_validate(const uint8_t *src, size_t len, const pct_set *set,            \
                                     unsigned flags)                                                \
     {                                                                                              \
-        if (len < PCT_X86_VALIDATE_SHORT)                                                          \
+        if (len < PCT_GENERIC_VALIDATE_SHORT)                                                      \
             return pct_scalar_validate(src, len, set, flags);                                      \
-        return x86_validate_body(src, len, set, flags);                                            \
+        return generic_validate_body(src, len, set, flags);                                        \
     }                                                                                              \
     pct_result pct_##isa##_validate_utf8(const uint8_t *src, size_t len)                           \
     {                                                                                              \
-        if (len < PCT_X86_VALIDATE_UTF8_SHORT)                                                     \
+        if (len < PCT_GENERIC_VALIDATE_UTF8_SHORT)                                                 \
             return pct_scalar_validate_utf8(src, len);                                             \
-        return x86_validate_utf8_body(src, len);                                                   \
+        return generic_validate_utf8_body(src, len);                                               \
     }

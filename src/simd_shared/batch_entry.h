@@ -1,15 +1,15 @@
-/* kernel/batch_entry.h - batch_offsets_body and batch_decode_body, the
+/* simd_shared/batch_entry.h - batch_offsets_body and batch_decode_body, the
  * entries of every SIMD pct_batch_offsets and pct_batch_decode: the chunk's
  * length from its offsets, the '%' masks of its map (found here, or kept
  * by the decoder), the rest of the map, then the strings, in a loop of
  * their own for 32- and for 64-bit offsets. The includer defines
  * batch_map (its masks[] a word per 64 bytes), batch_map_masks(m, src,
  * len), batch_map_count(m, len) and batch_strings(wide, m, offsets, n,
- * out0, out_offsets, results): kernel/batch_body.h (SSE4.2, AVX2) and
+ * out0, out_offsets, results): generic/batch_body.h (SSE4.2, AVX2) and
  * avx512/batch.h.
  */
-#ifndef PCT_KERNEL_BATCH_ENTRY_H
-#define PCT_KERNEL_BATCH_ENTRY_H
+#ifndef PCT_SIMD_SHARED_BATCH_ENTRY_H
+#define PCT_SIMD_SHARED_BATCH_ENTRY_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -62,4 +62,4 @@ batch_decode_body(batch_mapped_decoder *plain, batch_mapped_decoder *form, const
     return batch_offsets_counted(&m, len, offsets, wide, n, out0, out_offsets, results);
 }
 
-#endif /* PCT_KERNEL_BATCH_ENTRY_H */
+#endif /* PCT_SIMD_SHARED_BATCH_ENTRY_H */

@@ -1,6 +1,6 @@
-/* kernel/handover.c - the scalar hand-over of every SIMD decoder (see
- * kernel/handover.h). Baseline code: no ISA flags. */
-#include "kernel/handover.h"
+/* simd_shared/handover.c - the scalar hand-over of every SIMD decoder (see
+ * simd_shared/handover.h). Baseline code: no ISA flags. */
+#include "simd_shared/handover.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
-/* kernel/scan.h - the first step of every kernel body: one 64-byte block
+/* avx512/scan.h - the first step of every kernel body: one 64-byte block
  * loaded and its escapes found. Included after the ISA's block.h. */
-#ifndef PCT_KERNEL_SCAN_H
-#define PCT_KERNEL_SCAN_H
+#ifndef PCT_AVX512_SCAN_H
+#define PCT_AVX512_SCAN_H
 
 #include "scalar/utf8.h"
 
@@ -80,4 +80,4 @@ PCT_BLOCK_INLINE uint64_t digits_of(uint64_t m)
     return (m << 1) | (m << 2);
 }
 
-#endif /* PCT_KERNEL_SCAN_H */
+#endif /* PCT_AVX512_SCAN_H */
