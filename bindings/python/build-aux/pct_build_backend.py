@@ -46,22 +46,29 @@ def _builddir(config_settings):
     return value if isinstance(value, str) and value else None
 
 
-def _forget_stale_native_file(builddir):
-    """meson-python 0.12 runs `meson setup --reconfigure` on a given build
-    directory whenever the native file it writes into the source tree is
-    unchanged, which fails when that directory was never configured (a new
-    or deleted one): without the file it configures afresh."""
+def _prepare_native_file(builddir):
+    """meson-python 0.12 reconfigures a given build directory (meson setup
+    --reconfigure) only when the native file it writes into the source tree
+    (naming this Python) is unchanged; else it runs meson setup, which
+    leaves a configured directory as it is, and then builds from a stale
+    install plan (a module added to meson.build is not in the wheel); and
+    --reconfigure fails on a directory never configured. So: for a
+    configured directory, the file as meson-python writes it (it then
+    reconfigures); for another, no file (it configures afresh)."""
     if builddir is None or mesonpy_has_editable():
         return
-    if not pathlib.Path(builddir, "meson-private", "coredata.dat").is_file():
+    native_file = SOURCE_DIR / ".mesonpy-native-file.ini"
+    if pathlib.Path(builddir, "meson-private", "coredata.dat").is_file():
+        native_file.write_text(f"\n[binaries]\npython = '{sys.executable}'\n")
+    else:
         try:
-            (SOURCE_DIR / ".mesonpy-native-file.ini").unlink()
+            native_file.unlink()
         except FileNotFoundError:
             pass
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    _forget_stale_native_file(_builddir(config_settings))
+    _prepare_native_file(_builddir(config_settings))
     return mesonpy.build_wheel(wheel_directory, config_settings, metadata_directory)
 
 
@@ -94,7 +101,7 @@ def build_editable(wheel_directory, config_settings=None, metadata_directory=Non
     builddir = os.path.abspath(builddir)
     settings["builddir"] = builddir
     os.makedirs(builddir, exist_ok=True)
-    _forget_stale_native_file(builddir)
+    _prepare_native_file(builddir)
     with tempfile.TemporaryDirectory() as tmp:
         # a regular wheel builds the extension in builddir, and gives the
         # metadata (its dist-info) the editable wheel keeps

@@ -29,3 +29,7 @@ try:
 except pct.Error as e:
     assert_type(e.offset, int)
     assert_type(e.report, Optional[pct.PathReport])
+
+import pct.dask
+
+assert_type(pct.dask.output_name("access.log.gz"), str)

@@ -1,4 +1,4 @@
-from typing import AnyStr, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import AnyStr, ClassVar, List, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 from . import logs as logs
 
@@ -33,8 +33,13 @@ PATH_DID_MERGE_SLASHES: int
 PATH_DID_BACKSLASH: int
 PATH_DID_SEE_PARAMS: int
 
+@final
 class PathReport(Tuple[Tuple[str, ...], int, int]):
     """normalize_path(..., report=True)'s second value (a struct sequence)."""
+    __match_args__: ClassVar[Tuple[str, str, str]]
+    n_fields: ClassVar[int]
+    n_sequence_fields: ClassVar[int]
+    n_unnamed_fields: ClassVar[int]
     @property
     def changes(self) -> Tuple[str, ...]: ...
     @property
@@ -228,4 +233,4 @@ def make_set(
 ) -> bytes: ...
 def implementation() -> str: ...
 def implementations() -> List[str]: ...
-def use_implementation(name: str) -> None: ...
+def use_implementation(name: str, /) -> None: ...

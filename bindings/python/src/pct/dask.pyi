@@ -1,6 +1,8 @@
 import os
 from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
+from distributed import Client
+
 from pct.dask_frame import read_logs as read_logs
 
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -38,7 +40,7 @@ class Result:
     def workers(self) -> Dict[Optional[str], int]: ...
 
 def run(
-    client: Any,
+    client: Client,
     files: Sequence[_Path],
     output: _Path,
     *,
