@@ -360,9 +360,10 @@ step_tsan() {
 # says, into a venv of Debian's /usr/bin/python3 (whose site packages hold
 # meson-python, pytest and Dask), then its pytest suite: the urllib.parse
 # drop-ins against urllib, the batch calls, pct.logs.read and python -m
-# pct.dask (2-worker LocalCluster) against the pct tool of the gcc step, and
-# (test_install) an editable install and an sdist installed in new venvs. The
-# meson build directory (build/python/meson) is kept between runs.
+# pct.dask (LocalCluster; dask scheduler and worker processes on 127.0.0.1:
+# faults, and without --quick a 1 GiB log) against the pct tool of the gcc
+# step, and (test_install) an editable install and an sdist installed in new
+# venvs. The meson build directory (build/python/meson) is kept between runs.
 step_python() {
     banner "python: the pct package installed offline in a venv, its pytest suite (build/python)"
     local t0 dir=build/python note='' p=0 f=0 s=0 counts
@@ -391,7 +392,9 @@ step_python() {
         f=1 note="pip install failed (see $dir/pip.log)"
     else
         rm -f "$dir/junit.xml"
-        (cd "$dir" && PCT_CLI="$OLDPWD/$PCT_RELEASE_DIR/tools/pct" venv/bin/python -m pytest \
+        # the 1 GiB python -m pct.dask run (test_dask_scale.py): not with --quick
+        (cd "$dir" && PCT_CLI="$OLDPWD/$PCT_RELEASE_DIR/tools/pct" PCT_TEST_DASK_SCALE=$((quick ? 0 : 1)) \
+            venv/bin/python -m pytest \
             -p no:cacheprovider -q -rs --junitxml=junit.xml "$OLDPWD/bindings/python/tests") || true
         if counts=$(python3 - "$dir/junit.xml" <<'EOF'
 import sys
