@@ -51,7 +51,9 @@ class Cluster:
     def _start(self):
         sched_file = os.path.join(self.directory, "scheduler.json")
         self.scheduler = self._spawn("scheduler", [
+            # --no-dashboard alone still serves HTTP on 0.0.0.0:8787
             "dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+            "--dashboard-address", "127.0.0.1:0",
             "--scheduler-file", sched_file])
         deadline = time.monotonic() + self.start_timeout
         while True:
@@ -69,7 +71,8 @@ class Cluster:
         for i in range(self.workers):
             self.worker_procs.append(self._spawn(f"worker{i}", [
                 "dask", "worker", self.address, "--host", "127.0.0.1", "--nthreads", "1",
-                "--no-nanny", "--no-dashboard", "--name", f"w{i}"]))
+                "--no-nanny", "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                "--name", f"w{i}"]))
         from distributed import Client
 
         with Client(self.address, timeout=self.start_timeout) as client:

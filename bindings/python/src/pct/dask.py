@@ -673,8 +673,12 @@ def main(argv=None):
             # before they start, as they read it when they do
             os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "error")
             dask.config.refresh()
+            # on 127.0.0.1 only, HTTP servers too (dashboard_address=None
+            # alone leaves the scheduler's on 0.0.0.0:8787)
             cluster = LocalCluster(n_workers=args.local, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+                                   host="127.0.0.1", dashboard_address=None,
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                   worker_dashboard_address="127.0.0.1:0")
             client = Client(cluster)
         else:
             client = Client(args.scheduler)
