@@ -143,6 +143,25 @@ def test_compressed_files_one_partition_each(plain, tmp_path):
                       "compressed")
 
 
+def test_w3c_files_one_partition(tmp_path):
+    """A W3C log's lines are read by the #Fields: header before them: a
+    range after it would give them unparsed, so the file is one partition,
+    and the frame is read_frame's of the whole file."""
+    header = b"#Fields: date time c-ip cs-method cs-uri-stem cs-uri-query sc-status\n"
+    rows = b"".join(b"2026-03-14 06:00:%02d 192.0.2.5 GET /a%%20b/%d q=%d 200\n" % (i % 60, i, i)
+                    for i in range(3000))
+    path = tmp_path / "iis.log"
+    path.write_bytes(b"#Software: Microsoft Internet Information Services 10.0\n" + header + rows)
+    df = pct.dask.read_logs(str(path), blocksize=4096, fields=["path", "status"],
+                            unparsed="column")
+    assert df.npartitions == 1
+    got = synchronous(df)
+    assert len(got) == 3000 and got.unparsed.isna().all()  # directives are no rows
+    assert list(got.path.dropna()) == ["/a b/%d" % i for i in range(3000)]
+    want = pct.logs.read_frame(str(path), fields=["path", "status"], unparsed="column")
+    assert_same_frame(got, want, "w3c")
+
+
 def test_globs_and_missing_files(plain, tmp_path):
     d = os.path.dirname(plain[0])
     df = pct.dask.read_logs(os.path.join(d, "access-*.log"), blocksize=None)

@@ -90,14 +90,22 @@ def parse_blocksize(blocksize):
     return size
 
 
+def _w3c(path):
+    """1 if path starts with a W3C directive (#Software:, #Fields: ...): its
+    lines are read by the #Fields: line before them, which a range after it
+    has not seen, so it is read whole (as python -m pct.dask does)."""
+    with open(path, "rb") as f:
+        return f.read(1) == b"#"
+
+
 def partitions(files, blocksize):
     """(path, byte_range) per partition, in order: a plain file's ranges of
-    blocksize (the last one shorter), a compressed or empty file whole
+    blocksize (the last one shorter), a compressed, W3C or empty file whole
     (byte_range None)."""
     parts = []
     for path in files:
         size = os.path.getsize(path)
-        if blocksize is None or size == 0 or _compressed(path):
+        if blocksize is None or size == 0 or _compressed(path) or _w3c(path):
             parts.append((path, None))
             continue
         parts.extend((path, (start, min(start + blocksize, size)))
@@ -156,9 +164,9 @@ def read_logs(paths, blocksize="128MiB", fields=None, **options):
     no rows, and their counts, which read_frame keeps in df.attrs, are
     dropped (Dask keeps no attrs); unparsed="column" keeps them as rows,
     their line in an "unparsed" column (None for records):
-    df.unparsed.notna().sum() counts them. W3C logs: give the format, and
-    a range sees only the #Fields: directives in it: split W3C logs with
-    blocksize=None.
+    df.unparsed.notna().sum() counts them. A file that starts with a W3C
+    directive (#Fields: ...) is one partition: its lines need the header
+    before them.
 
     The workers open the files by their paths: on a cluster of several
     machines, paths all of them can read (a shared file system). Errors in
