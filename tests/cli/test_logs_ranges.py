@@ -180,8 +180,10 @@ def refused(name, args, stdin=None, mentions=()):
     err = r.stderr.decode("utf-8", "replace")
     check(name + ": exit 2", r.returncode == 2, "exit %d, stderr %s" % (r.returncode, short(err)))
     check(name + ": nothing written", r.stdout == b"", short(r.stdout))
-    for word in mentions:
-        check(name + ": the message says %r" % word, word in err, short(err))
+    for word in mentions:  # a word, or a tuple of the words it may be
+        words = word if isinstance(word, tuple) else (word,)
+        check(name + ": the message says %s" % " or ".join(map(repr, words)),
+              any(w in err for w in words), short(err))
 
 
 def test_refused():
@@ -193,12 +195,16 @@ def test_refused():
         gz = os.path.join(tmp, "rotated.log.1.gz")
         with open(gz, "wb") as f:
             f.write(gzip.compress(line * 50))
-        refused("gzip", ["--byte-range", "0:100", gz], mentions=("rotated.log.1.gz", "compressed"))
+        # a pct built without a decompressor (the cross builds) refuses the
+        # file before its range: it reads no compressed data at all
+        refused("gzip", ["--byte-range", "0:100", gz],
+                mentions=("rotated.log.1.gz", ("compressed", "built without gzip support")))
         zstd = shutil.which("zstd")
         if zstd:
             zst = os.path.join(tmp, "rotated.log.zst")
             subprocess.run([zstd, "-q", plain, "-o", zst], check=True)
-            refused("zstd", ["--byte-range", "0:100", zst], mentions=("rotated.log.zst", "compressed"))
+            refused("zstd", ["--byte-range", "0:100", zst],
+                    mentions=("rotated.log.zst", ("compressed", "built without zstd support")))
         with open(plain, "rb") as f:  # a regular file as stdin is a file
             r = pct_logs(["--json", "--byte-range", "0:%d" % len(line), "-"], stdin=f)
             check("regular stdin: one line", r.returncode == 0 and r.stdout.count(b"\n") == 1,
