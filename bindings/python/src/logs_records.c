@@ -175,6 +175,16 @@ int logs_exit_status(int result)
 
 /* ------------------------------------------------------------ messages */
 
+int logs_session_add_input(struct log_session *s, PyObject *path, int fd, const char *name)
+{
+    const int rc = path != NULL ? log_session_add_file(s, PyBytes_AS_STRING(path))
+                   : fd >= 0    ? log_session_add_fd(s, fd, name)
+                                : log_session_add_file(s, "-");
+    if (rc != 0)
+        PyErr_NoMemory();
+    return rc != 0 ? -1 : 0;
+}
+
 void logs_on_message(void *ctx, const char *line)
 {
     struct logs_messages *m = ctx;
@@ -560,14 +570,8 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         log_session_records(rd->s, on_records, rd);
         if (file != NULL && file != Py_None)
             rd->file = Py_NewRef(file);
-        else if (path != NULL)
-            rc = log_session_add_file(rd->s, PyBytes_AS_STRING(path));
-        else if (fd >= 0)
-            rc = log_session_add_fd(rd->s, fd, name);
         else
-            rc = log_session_add_file(rd->s, "-");
-        if (rc != 0)
-            PyErr_NoMemory();
+            rc = logs_session_add_input(rd->s, path, fd, name);
     }
     Py_XDECREF(path);
     if (rc == 0) {

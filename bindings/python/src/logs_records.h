@@ -24,6 +24,11 @@ int pct_logs_write_init(PyObject *module); /* logs_write (logs_write.c) */
  * when fields is not NULL. NULL with an exception set. */
 struct log_session *logs_session_from(PyObject *opts, int json, const char *fields);
 
+/* Adds the session's input: the file at path (bytes), else fd (name: the
+ * name messages give it), else standard input. (A file object the caller
+ * feeds is no input of the session.) 0, or -1 with MemoryError set. */
+int logs_session_add_input(struct log_session *s, PyObject *path, int fd, const char *name);
+
 /* The exit status `pct logs` gives for a run's result (logs.c). */
 int logs_exit_status(int result);
 

@@ -121,21 +121,12 @@ static PyObject *logs_write(PyObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetFromErrno(PyExc_OSError);
         goto done;
     }
-    int rc = 0;
     if (file != NULL && file != Py_None)
         r.file = file;
-    else if (path != NULL)
-        rc = log_session_add_file(r.s, PyBytes_AS_STRING(path));
-    else if (fd >= 0)
-        rc = log_session_add_fd(r.s, fd, name);
-    else
-        rc = log_session_add_file(r.s, "-");
-    if (rc != 0) {
-        PyErr_NoMemory();
+    else if (logs_session_add_input(r.s, path, fd, name) != 0)
         goto done;
-    }
     pthread_t thread;
-    rc = pthread_create(&thread, NULL, write_main, &r);
+    int rc = pthread_create(&thread, NULL, write_main, &r);
     if (rc != 0) {
         errno = rc;
         PyErr_SetFromErrno(PyExc_OSError);
