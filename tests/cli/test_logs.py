@@ -38,6 +38,20 @@ def run_ok(name, args, stdin=b""):
     return result
 
 
+def json_lines(name, args, data):
+    """The objects of `pct logs --json ARGS` on data, one per line (a line
+    that is not strict JSON fails a check and is {})."""
+    out = run_ok(name, ["--json"] + args, data).stdout
+    objs = []
+    for line in out.decode("utf-8").splitlines():
+        try:
+            objs.append(json.loads(line))
+        except ValueError:
+            check(name + ": strict JSON", False, short(line))
+            objs.append({})
+    return objs
+
+
 def same_lines(name, data, out):
     """One output line per input line; the last one always ends with a
     newline (so the next input's first line stays a line of its own)."""

@@ -30,25 +30,13 @@ import urllib.parse
 
 import test_logs
 from clitest import check, log_lines, run_groups, short
-from test_logs import run_ok
+from test_logs import json_lines, run_ok
 
 SEED = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
 os.environ["PCT_TEST_SEED"] = str(SEED)  # the groups' processes: the same lines
 HEAD = '192.0.2.7 - - [27/Nov/2026:12:00:00 +0000] '
 SQUID_CUT = 8191  # squid's logfilePrintf buffer (8,192 bytes) less its NUL
 VARNISH_URL = 254  # varnishd's vsl_reclen (255) less the NUL of its record
-
-
-def json_lines(name, args, data):
-    out = run_ok(name, ["--json"] + args, data).stdout
-    objs = []
-    for line in out.decode("utf-8").splitlines():
-        try:
-            objs.append(json.loads(line))
-        except ValueError:
-            check(name + ": strict JSON", False, short(line))
-            objs.append({})
-    return objs
 
 
 def target(rng):

@@ -22,7 +22,6 @@ Expected values come from the line written: the URL decoded with
 urllib.parse (no log escaping to undo: Squid has none). PCT_TEST_SEED
 replays the random lines.
 """
-import json
 import os
 import random
 import sys
@@ -30,7 +29,7 @@ import urllib.parse
 
 import test_logs
 from clitest import check, run_groups, short
-from test_logs import run_ok
+from test_logs import json_lines, run_ok
 
 SEED = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
 os.environ["PCT_TEST_SEED"] = str(SEED)
@@ -46,18 +45,6 @@ URL_PIECES = ['"', "\\", "\\x22", "\\t", "\\\\", '\\"', "%22", "%5C", "%20", "%C
 # field "a" "b" could then be two fields, which no reader can tell apart).
 TEXT_PIECES = ['"', "\\", "\\x22", "\\t", "\\\\", '\\"', "%22", "a", "b", "Z", "9", " ", "/", "(", ")",
                ";", "\u00e9"]
-
-
-def json_lines(name, args, data):
-    out = run_ok(name, ["--json"] + args, data).stdout
-    objs = []
-    for line in out.decode("utf-8").splitlines():
-        try:
-            objs.append(json.loads(line))
-        except ValueError:
-            check(name + ": strict JSON", False, short(line))
-            objs.append({})
-    return objs
 
 
 def pieces(rng, choices, lo, hi):
