@@ -8,7 +8,8 @@
  * sessions with different options run at once on two threads and give
  * what each gives alone; byte ranges cut at random offsets give the whole
  * file's output; lines parsed a few at a time (log_session_parse) give the
- * records of a run.
+ * records of a run; ISO 8601 times converted with the memo of the line
+ * before (log_iso_ns_memo) are what log_value_iso_ns makes of them.
  *
  * PCT_TEST_SEED=N (or PCT_SEED=N) replays a run; PCT_TEST_QUICK=1 does fewer
  * chunkings. */
@@ -25,6 +26,7 @@
 #include "check.h"
 #include "log_oom.h" /* log_oom_fail_at */
 #include "log_session.h"
+#include "log_time.h" /* log_iso_ns_memo */
 
 struct out {
     char *p;
@@ -1039,6 +1041,42 @@ static void test_ranges(void)
     free(data);
 }
 
+/* log_iso_ns_memo on runs of times sharing a date, fraction and zone (as
+ * a log's lines do), partly invalid (hour 24, minute 60, second 60, a
+ * letter, a year past int64 nanoseconds): each is what log_value_iso_ns
+ * gives, valid or not, whatever came before. */
+static void test_iso_ns_memo(void)
+{
+    static const char *const zones[] = {"Z", "+01:00", "-07:30", "+00:00", "", "+24:00"};
+    static const char *const fracs[] = {"", ".5", ".123456789", ".1234567891", "."};
+    static const char *const years[] = {"2026", "1970", "2262", "1677", "0000", "9999"};
+    struct log_iso_memo memo = {0};
+    char date[16], text[64];
+    int agree = 1, valid = 0;
+    for (int i = 0; i < 200000 && agree; i++) {
+        if (i == 0 || rng_chance(3)) /* a new date, fraction and zone */
+            snprintf(date, sizeof date, "%s-%02u-%02u", years[rng_below(6)],
+                     (unsigned)rng_below(14), (unsigned)rng_below(32));
+        const char *frac = fracs[i % 97 == 0 ? rng_below(5) : 0];
+        const char *zone = zones[(i / 50) % 6];
+        snprintf(text, sizeof text, "%sT%02u:%02u:%02u%s%s", date, (unsigned)rng_below(25),
+                 (unsigned)rng_below(61), (unsigned)rng_below(61), frac, zone);
+        if (rng_chance(1))
+            text[11 + rng_below(8)] = 'x';
+        const size_t n = strlen(text);
+        int64_t want = 0, got = 0;
+        const int ok = log_value_iso_ns(text, n, &want);
+        const int memo_ok = log_iso_ns_memo(&memo, text, n, &got);
+        valid += ok;
+        agree = ok == memo_ok && (!ok || want == got);
+        if (!agree)
+            fprintf(stderr, "iso memo: %s: %d %lld, memo %d %lld\n", text, ok, (long long)want,
+                    memo_ok, (long long)got);
+    }
+    CHECK(agree);
+    CHECK(valid > 10000); /* the runs hold valid times too */
+}
+
 int main(void)
 {
     if (getenv("PCT_SEED") != NULL && getenv("PCT_TEST_SEED") == NULL)
@@ -1057,5 +1095,6 @@ int main(void)
     test_w3c_too_wide();
     test_ranges();
     test_parse();
+    test_iso_ns_memo();
     return check_done();
 }

@@ -75,6 +75,7 @@ struct worker {
     struct log_record_batch *collect; /* records wanted instead of output (log_records.h) */
     struct buf json_keys;             /* log_record_walk.h: keys of the object built there */
     struct log_time_memo time_memo;   /* the last time written as ISO 8601 */
+    struct log_iso_memo iso_memo;     /* the last ISO 8601 time as nanoseconds (cells) */
 };
 
 /* Frees a worker's buffers. */

@@ -36,7 +36,7 @@ struct log_config {
     size_t chunk;
     size_t max_line;      /* longer lines are streamed through undecoded */
     const char *json_key; /* --json-key: where JSON lines hold the URL */
-    int table;            /* --tsv: 't', --csv: 'c', else 0 */
+    int table;            /* --tsv: 't', --csv: 'c', cells (log_cells.h): 'b', else 0 */
     int header;           /* --header: TSV/CSV column names first */
     int strict;           /* --strict-format: unparsed lines make exit status 1 */
     int raw_spaces;       /* --raw-spaces: decoded spaces not escaped (formats.c) */

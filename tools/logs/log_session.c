@@ -172,8 +172,8 @@ static int check_options(struct log_session *s, const struct log_config *cfg,
         return fail(s, "--chunk-size must be 1..1G");
     if (cfg->max_line < (size_t)4 << 10 || cfg->max_line > (size_t)256 << 20)
         return fail(s, "--max-line must be 4K..256M");
-    if (cfg->table != 0 && cfg->table != 't' && cfg->table != 'c')
-        return fail(s, "table must be 't' (TSV), 'c' (CSV) or 0");
+    if (cfg->table != 0 && cfg->table != 't' && cfg->table != 'c' && cfg->table != 'b')
+        return fail(s, "table must be 't' (TSV), 'c' (CSV), 'b' (cells, log_cells.h) or 0");
     if (cfg->json && cfg->bytes)
         return fail(s, "--bytes cannot be combined with --json (JSON text is UTF-8)");
     if (cfg->table && cfg->json)

@@ -6,13 +6,16 @@
 #include <string.h>
 
 #include "fmt_json.h"
+#include "log_cells.h"
 #include "log_field_text.h"
 #include "log_formats.h"
 #include "log_time.h"
 #include "log_record_out.h"
 #include "log_records.h"
 #include "log_safe.h"
+#include "log_session.h"
 #include "log_tsv.h"
+#include "log_writer.h"
 
 static const char *const default_fields[] = {"format", "remote", "time",  "method",  "path",
                                              "query",  "status", "bytes", "referer", "agent"};
@@ -145,10 +148,41 @@ static int table_guarded(const struct worker *w, const struct table_style *st, s
            log_safe_formula_start((unsigned char)v.p[0]);
 }
 
+/* A cell's header (log_cells.h; room reserved). */
+static void cell_head(struct worker *w, unsigned tag, size_t n)
+{
+    const uint32_t head = (uint32_t)n << 2 | tag;
+    put_raw(w, (const char *)&head, LOG_CELL_HEAD);
+}
+
+/* A value as a TEXT cell: its hash, its bytes as they are. padded: v is
+ * text of the line, which may be read 16 bytes at a time (log_scan.h). */
+static void cell_text_of(struct worker *w, struct span v, int padded)
+{
+    buf_reserve(w->out, v.n + 40); /* the padded copy's overrun, the row's end */
+    cell_head(w, LOG_CELL_TEXT, v.n);
+    const uint32_t hash = log_cell_hash(v.p, v.n);
+    put_raw(w, (const char *)&hash, sizeof hash);
+    if (padded)
+        log_copy_padded(w->out->data + w->out->len, v.p, v.n);
+    else
+        memcpy(w->out->data + w->out->len, v.p, v.n);
+    w->out->len += v.n;
+}
+
+static void cell_text(struct worker *w, struct span v)
+{
+    cell_text_of(w, v, 0);
+}
+
 /* One value, escaped (table_escape); CSV quotes a value holding a comma, a
  * quote or a space at either end. */
 static void table_value(struct worker *w, const struct table_style *st, struct span v)
 {
+    if (st->cells) {
+        cell_text(w, v);
+        return;
+    }
     const struct log_table *tab = w->ctx->table;
     const int csv = st->quoting;
     buf_reserve(w->out, 4 * v.n + 16); /* --fields may name a field many times */
@@ -182,6 +216,10 @@ static void table_text(struct worker *w, const struct table_style *st, struct sp
     if (!csv && w->json_plain && t.p >= w->line.p && t.p + t.n <= w->line.p + w->line.n) {
         /* text of a plain line (ASCII, no control byte or '\\'): a TSV cell
          * as it is */
+        if (st->cells) {
+            cell_text_of(w, t, 1);
+            return;
+        }
         buf_reserve(w->out, t.n + 32);
         log_copy_padded(w->out->data + w->out->len, t.p, t.n); /* the line is padded */
         w->out->len += t.n;
@@ -189,6 +227,10 @@ static void table_text(struct worker *w, const struct table_style *st, struct sp
     }
     if (log_scan_find(&tab->scan_ascii[csv], t.p, 0, t.n) == t.n &&
         !(csv && t.n > 0 && (t.p[0] == ' ' || t.p[t.n - 1] == ' ')) && !table_guarded(w, st, t)) {
+        if (st->cells) {
+            cell_text(w, t);
+            return;
+        }
         buf_reserve(w->out, t.n + 16); /* and the separator after it, as table_value */
         put_raw(w, t.p, t.n);
         return;
@@ -198,7 +240,43 @@ static void table_text(struct worker *w, const struct table_style *st, struct sp
 
 static void table_null(struct worker *w, const struct table_style *st)
 {
+    if (st->cells) {
+        buf_reserve(w->out, 16);
+        cell_head(w, LOG_CELL_NULL, 0);
+        return;
+    }
     put_raw(w, st->null, st->null_len);
+}
+
+/* Text the writer names (a format, true, false), as a value. */
+static void table_word(struct worker *w, const struct table_style *st, const char *word)
+{
+    if (st->cells)
+        cell_text(w, span_of(word, word + strlen(word)));
+    else
+        put_str(w, word);
+}
+
+static void table_sep(struct worker *w, const struct table_style *st)
+{
+    if (!st->cells)
+        put_raw(w, &st->sep, 1);
+}
+
+/* A NAME_iso value: its text; as cells its nanoseconds too (log_cells.h). */
+static void table_iso(struct worker *w, const struct table_style *st, const char *iso, size_t k)
+{
+    if (!st->cells) {
+        table_value(w, st, span_of(iso, iso + k));
+        return;
+    }
+    int64_t ns;
+    if (!log_iso_ns_memo(&w->iso_memo, iso, k, &ns))
+        ns = INT64_MIN;
+    buf_reserve(w->out, 16 + sizeof ns + k);
+    cell_head(w, LOG_CELL_TIME, sizeof ns + k);
+    put_raw(w, (const char *)&ns, sizeof ns);
+    put_raw(w, iso, k);
 }
 
 /* What the columns of one record look up, found once per record: its
@@ -399,7 +477,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
     const struct log_record *r = row->r;
     const int column = tab->columns[i];
     if (column == COL_FORMAT) {
-        put_str(w, log_format_name(r->format));
+        table_word(w, st, log_format_name(r->format));
         return;
     }
     if (column == COL_LINE) {
@@ -409,7 +487,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
     if (table_url_part(w, st, row, i))
         return;
     if (column == COL_TRUNCATED) { /* the server cut the line (log_cut.h) */
-        put_str(w, r->truncated ? "true" : "false");
+        table_word(w, st, r->truncated ? "true" : "false");
         return;
     }
     if (column == COL_ISO) {
@@ -424,7 +502,7 @@ static void table_column(struct worker *w, const struct table_style *st, const c
                 struct span date = d != NULL ? d->v : span_of("", "");
                 size_t k = log_time_iso_memo(&w->time_memo, date, f->v, iso);
                 if (k > 0)
-                    table_value(w, st, span_of(iso, iso + k));
+                    table_iso(w, st, iso, k);
                 else
                     table_null(w, st);
                 return;
@@ -474,10 +552,10 @@ void table_record(struct worker *w, const struct table_style *st, const char *s,
     row.tab = tab;
     for (int i = 0; i < tab->count; i++) {
         if (i > 0)
-            put_raw(w, &st->sep, 1);
+            table_sep(w, st);
         const size_t start = w->out->len;
         table_column(w, st, s, n, &row, i);
-        if (i == 0 && w->out->len > start && w->out->data[start] == '#' &&
+        if (i == 0 && !st->cells && w->out->len > start && w->out->data[start] == '#' &&
             column_decoded(w, &row, 0))
             log_safe_hash_guard(w, start); /* a row is a line too */
     }
@@ -494,9 +572,9 @@ void table_unparsed(struct worker *w, const struct table_style *st, const char *
     buf_reserve(w->out, 16 * (size_t)tab->count + 64);
     for (int i = 0; i < tab->count; i++) {
         if (i > 0)
-            put_raw(w, &st->sep, 1);
+            table_sep(w, st);
         if (tab->columns[i] == COL_FORMAT)
-            put_str(w, directive ? "directive" : "unparsed");
+            table_word(w, st, directive ? "directive" : "unparsed");
         else if (tab->columns[i] == COL_LINE)
             table_text(w, st, span_of(s, s + n));
         else
@@ -513,9 +591,9 @@ static void long_columns(struct worker *w, const struct table_style *st, int fro
     for (int i = from; i < upto; i++) {
         buf_reserve(w->out, 64);
         if (i > 0)
-            put_raw(w, &st->sep, 1);
+            table_sep(w, st);
         if (tab->columns[i] == COL_FORMAT)
-            put_str(w, "unparsed");
+            table_word(w, st, "unparsed");
         else /* a `line` column after the first: null, as the line streams once */
             table_null(w, st);
     }
@@ -539,7 +617,7 @@ void table_long_start(struct worker *w, const struct table_style *st)
         return;
     buf_reserve(w->out, 64);
     if (line > 0)
-        put_raw(w, &st->sep, 1);
+        table_sep(w, st);
     if (st->quoting) /* its content is not known yet: always quoted */
         put_raw(w, "\"", 1);
     w->long_at_start = 1;
@@ -550,6 +628,14 @@ void table_long_piece(struct worker *w, const struct table_style *st, const char
     if (line_column(w->ctx->table) < 0)
         return;
     struct span v = decode_bytes(w, span_of(p, p + n), &w->ctx->keep_all, 0);
+    if (st->cells) {
+        if (v.n > 0) {
+            buf_reserve(w->out, v.n + 16);
+            cell_head(w, LOG_CELL_PIECE, v.n);
+            put_raw(w, v.p, v.n);
+        }
+        return;
+    }
     buf_reserve(w->out, 4 * v.n + 16);
     if (w->long_at_start && v.n > 0) {
         if (table_guarded(w, st, v))
@@ -569,5 +655,68 @@ void table_long_end(struct worker *w, const struct table_style *st)
     buf_reserve(w->out, 64);
     if (st->quoting)
         put_raw(w, "\"", 1);
+    if (st->cells) /* the line's last piece: empty (the pieces were written) */
+        cell_text(w, span_of("", ""));
     long_columns(w, st, line + 1, tab->count);
+}
+
+/* ------------------------------------------------ the writers' entries
+ * Every table writer (log_write_tsv.c, log_write_csv.c, log_write_cells.c)
+ * is these with its own style (log_writer.table). */
+
+static const struct table_style *style_of(const struct worker *w)
+{
+    return w->ctx->writer->table;
+}
+
+void table_writer_access(struct worker *w, const char *s, size_t n, const struct access *a,
+                         enum log_format_id fmt)
+{
+    if (!record_process_access(w, s, n, a, fmt)) {
+        w->st->unparsed++;
+        table_unparsed(w, style_of(w), s, n, 0);
+    }
+}
+
+void table_writer_w3c(struct worker *w, const char *s, size_t n, const struct span *f, int count,
+                      const struct w3c_layout *l)
+{
+    record_process_w3c(w, s, n, f, count, l);
+}
+
+void table_writer_field(struct worker *w, const char *s, size_t n, struct span u)
+{
+    (void)u; /* --field N is refused with a table (log_session.c) */
+    w->st->unparsed++;
+    table_unparsed(w, style_of(w), s, n, 0);
+}
+
+void table_writer_record(struct worker *w, const char *s, size_t n, const struct log_record *r)
+{
+    table_record(w, style_of(w), s, n, r);
+}
+
+void table_writer_unparsed(struct worker *w, const char *s, size_t n, int directive)
+{
+    table_unparsed(w, style_of(w), s, n, directive);
+}
+
+void table_writer_long_start(struct worker *w)
+{
+    table_long_start(w, style_of(w));
+}
+
+void table_writer_long_piece(struct worker *w, const char *p, size_t n)
+{
+    table_long_piece(w, style_of(w), p, n);
+}
+
+void table_writer_long_end(struct worker *w)
+{
+    table_long_end(w, style_of(w));
+}
+
+size_t table_writer_header(const struct log_ctx *ctx, char *out, size_t cap)
+{
+    return table_header(ctx->table, ctx->writer->table, ctx->cfg.csv_safe, out, cap);
 }

@@ -16,6 +16,7 @@ struct table_style {
     size_t null_len;
     int quoting;       /* CSV: a cell holding the separator, '"' or an edge space is quoted */
     int formula_guard; /* --csv-safe applies: "'" before a cell starting = + - @ tab CR */
+    int cells;         /* the values as cells (log_cells.h), not text: no escaping */
 };
 
 #define TABLE_MAX_FIELDS 64
@@ -58,5 +59,32 @@ void table_unparsed(struct worker *w, const struct table_style *st, const char *
 void table_long_start(struct worker *w, const struct table_style *st);
 void table_long_piece(struct worker *w, const struct table_style *st, const char *p, size_t n);
 void table_long_end(struct worker *w, const struct table_style *st);
+
+struct access;
+struct w3c_layout;
+
+/* A table writer's entries (struct log_writer): the above with the
+ * writer's style. */
+void table_writer_access(struct worker *w, const char *s, size_t n, const struct access *a,
+                         enum log_format_id fmt);
+void table_writer_w3c(struct worker *w, const char *s, size_t n, const struct span *f, int count,
+                      const struct w3c_layout *l);
+void table_writer_field(struct worker *w, const char *s, size_t n, struct span u);
+void table_writer_record(struct worker *w, const char *s, size_t n, const struct log_record *r);
+void table_writer_unparsed(struct worker *w, const char *s, size_t n, int directive);
+void table_writer_long_start(struct worker *w);
+void table_writer_long_piece(struct worker *w, const char *p, size_t n);
+void table_writer_long_end(struct worker *w);
+size_t table_writer_header(const struct log_ctx *ctx, char *out, size_t cap);
+
+/* A table writer's fields but its name, style and header: each cell
+ * reserves its own room (memory follows the row, not the line); plain
+ * lines have their fields copied, not scanned. */
+#define TABLE_WRITER_ENTRIES                                                                       \
+    .room_per_byte = 0, .keeps_line_ending = 0, .honours_raw = 0, .exact_fields = 1,               \
+    .wants_plain = 1, .access = table_writer_access, .w3c = table_writer_w3c,                      \
+    .field = table_writer_field, .record = table_writer_record, .unparsed = table_writer_unparsed, \
+    .long_start = table_writer_long_start, .long_piece = table_writer_long_piece,                  \
+    .long_end = table_writer_long_end
 
 #endif

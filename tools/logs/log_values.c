@@ -181,8 +181,10 @@ static int64_t days_from_civil(int64_t y, int m, int d)
 }
 
 /* The ISO 8601 text log_time_iso writes (YYYY-MM-DDTHH:MM:SS[.f][Z|+HH:MM])
- * as nanoseconds since the epoch, UTC; 0 when a part is out of range. */
-int log_value_iso_ns(const char *t, size_t n, int64_t *ns)
+ * in parts: its seconds since the epoch less its time of day, UTC
+ * (*day_secs), the time of day (*tod) and nanoseconds (*frac); 0 when a
+ * part is out of range. */
+static int iso_parts(const char *t, size_t n, int64_t *day_secs, int64_t *tod, int64_t *frac)
 {
     if (n < 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':')
         return 0;
@@ -195,16 +197,16 @@ int log_value_iso_ns(const char *t, size_t n, int64_t *ns)
     if (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
         return 0;
     size_t i = 19;
-    int64_t frac = 0;
+    *frac = 0;
     if (i < n && t[i] == '.') {
         int k = 0;
         for (i++; i < n && t[i] >= '0' && t[i] <= '9'; i++, k++)
             if (k < 9)
-                frac = frac * 10 + (t[i] - '0');
+                *frac = *frac * 10 + (t[i] - '0');
         if (k == 0)
             return 0;
         for (; k < 9; k++)
-            frac *= 10;
+            *frac *= 10;
     }
     int64_t zone = 0;
     if (i < n && t[i] == 'Z') {
@@ -219,12 +221,46 @@ int log_value_iso_ns(const char *t, size_t n, int64_t *ns)
     }
     if (i != n)
         return 0;
-    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s - zone;
-    /* Years 0..9999: far inside int64 nanoseconds only up to 2262. */
+    *day_secs = days_from_civil(y, mo, d) * 86400 - zone;
+    *tod = h * 3600 + mi * 60 + s;
+    return 1;
+}
+
+/* Seconds and nanoseconds as nanoseconds since the epoch: 0 outside
+ * int64 (years 0..9999 are far inside it only up to 2262). */
+static int iso_total(int64_t secs, int64_t frac, int64_t *ns)
+{
     if (secs > INT64_MAX / 1000000000 - 1 || secs < INT64_MIN / 1000000000 + 1)
         return 0;
     *ns = secs * 1000000000 + frac;
     return 1;
+}
+
+int log_value_iso_ns(const char *t, size_t n, int64_t *ns)
+{
+    int64_t day_secs, tod, frac;
+    return iso_parts(t, n, &day_secs, &tod, &frac) && iso_total(day_secs + tod, frac, ns);
+}
+
+int log_iso_ns_memo(struct log_iso_memo *m, const char *t, size_t n, int64_t *ns)
+{
+    if (m->n == n && n >= 19 && memcmp(t, m->text, 11) == 0 &&
+        memcmp(t + 19, m->text + 19, n - 19) == 0 && t[13] == ':' && t[16] == ':') {
+        /* the same date, fraction and zone: only the time of day is read */
+        int h = digits(t + 11, 2), mi = digits(t + 14, 2), s = digits(t + 17, 2);
+        if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
+            return 0;
+        return iso_total(m->day_secs + h * 3600 + mi * 60 + s, m->frac, ns);
+    }
+    int64_t tod;
+    m->n = 0;
+    if (!iso_parts(t, n, &m->day_secs, &tod, &m->frac))
+        return 0;
+    if (n <= sizeof m->text) {
+        memcpy(m->text, t, n);
+        m->n = n;
+    }
+    return iso_total(m->day_secs + tod, m->frac, ns);
 }
 
 int log_value_time(struct log_values *v, const struct log_session_record *r,

@@ -17,8 +17,11 @@
 #include "log_formats.h"
 #include "log_record.h"
 
+struct table_style;
+
 struct log_writer {
-    const char *name; /* as --NAME selects it */
+    const char *name;                /* as --NAME selects it */
+    const struct table_style *table; /* a table writer's (log_tsv.h), else NULL */
     /* Output room reserved before each line of n bytes: room_per_byte * n
      * + 512 (the writer's worst case, or what it writes before it
      * reserves more itself). */
@@ -60,7 +63,8 @@ struct log_writer {
     size_t (*header)(const struct log_ctx *ctx, char *out, size_t cap);
 };
 
-extern const struct log_writer log_write_line, log_write_json, log_write_tsv, log_write_csv;
+extern const struct log_writer log_write_line, log_write_json, log_write_tsv, log_write_csv,
+    log_write_cells;
 
 /* The writer that cfg's options select (log_writers.c). */
 const struct log_writer *log_writer_for(const struct log_config *cfg);

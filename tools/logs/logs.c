@@ -28,8 +28,10 @@
  *   log_safe.c        the safety rules every writer follows
  *   log_output.c      each line of a chunk to the run's writer; --stats
  *   log_writer.h      the output modes, one file each: log_write_line.c,
- *                     log_write_json.c, log_write_tsv.c, log_write_csv.c
- *                     (rows: log_tsv.c), chosen in log_writers.c
+ *                     log_write_json.c, log_write_tsv.c, log_write_csv.c,
+ *                     log_write_cells.c (TSV's rows as cells, log_cells.h,
+ *                     for pct.logs.read_frame; rows: log_tsv.c), chosen in
+ *                     log_writers.c
  *   fmt_template.c    formats as templates: nginx and Apache format strings
  *   fmt_haproxy.c     HAProxy log-format strings as templates (the haproxy
  *                     rows are HAProxy's own), its lines, syslog headers

@@ -1,31 +1,30 @@
 /* logs_frame.c - pct.logs.read_frame's C part: the rows `pct logs --tsv
- * --fields ...` writes, made by the log engine in-process (its TSV writer,
- * so each value is the command's by construction) and read back into
- * columns as they come: text as str (None for null), times as int64
- * nanoseconds UTC, integers as int64, booleans as bytes, each with a null
- * mask; frame_column hands them to pct/logs.py for pandas (the strs moved
- * into an object ndarray, the rest as bytearrays).
+ * --fields ...` writes, made by the log engine in-process (its TSV writer
+ * in its cells style, log_cells.h: the same values, not escaped,
+ * length-prefixed, with a hash of each text made on the engine's threads)
+ * and read into columns as they come: text as str (None for null), times
+ * as int64 nanoseconds UTC, integers as int64, booleans as bytes, each
+ * with a null mask; frame_column hands them to pct/logs.py for pandas (the
+ * strs moved into an object ndarray, the rest as bytearrays).
  *
  * The run goes on a thread of its own (the engine's workers decode and
  * write rows in parallel); its output callback queues copies of the
  * chunks of rows, and the calling thread makes them into columns (with the
  * GIL, released while it waits) as they come, so that the engine goes on
- * decoding meanwhile. The caller still sees Ctrl-C (the run is then
- * interrupted at a line's end). Column 0 of the rows is always `format`
- * (to tell unparsed lines and W3C directives from records), and with
- * unparsed="column" the last is `line`. */
+ * decoding meanwhile: that thread does only what needs the GIL. The caller
+ * still sees Ctrl-C (the run is then interrupted at a line's end). Cell 0
+ * of a row is always `format` (to tell unparsed lines and W3C directives
+ * from records), and with unparsed="column" one is `line`. */
 #define PY_SSIZE_T_CLEAN
-#include <Python.h> /* defines _GNU_SOURCE: memrchr */
+#include <Python.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "log_cells.h"
 #include "log_session.h"
 #include "logs_records.h"
 
@@ -46,9 +45,9 @@ enum frame_kind {
 #define CACHE_PROBE 16384 /* lookups before a column's hit rate is judged */
 
 struct cache_slot {
-    uint64_t hash;
-    PyObject *str; /* compact ASCII; borrowed: the column holds it (a miss
-                      then overwrites a slot without touching the cold str) */
+    uint32_t hash, n;
+    const char *text; /* str's bytes: a miss is told without touching str */
+    PyObject *str;    /* compact ASCII; borrowed: the column holds it */
 };
 
 /* A column's rows are kept in blocks of BLOCK_ROWS: growing never moves
@@ -76,14 +75,13 @@ struct frame {
     struct column *cols; /* ncols, then (unparsed_column) the unparsed one */
     size_t rows, cap;    /* cap: rows in the blocks (BLOCK_ROWS each) */
     uint64_t unparsed, directives;
-    char *carry; /* a row not ended yet in the last chunk (a long line) */
-    size_t carry_len, carry_cap;
-    char *scratch; /* a cell unescaped */
-    size_t scratch_cap;
-    const char **cell; /* the cells of the row at hand */
-    size_t *cell_len;
-    unsigned char *cell_special; /* 1: holds a '\\' or a byte >= 0x80 */
-    PyObject *exc[3];            /* the first exception of the columns or of file.read */
+    /* The row at hand, read a cell at a time (a long line's row comes in
+     * several chunks): its next cell, and whether it is a row of the frame
+     * (not a directive, nor an unparsed line counted only). */
+    int cell, keep, row_unparsed;
+    char *piece; /* a long line's pieces so far (LOG_CELL_PIECE) */
+    size_t piece_len, piece_cap;
+    PyObject *exc[3]; /* the first exception of the columns or of file.read */
 };
 
 static void column_free(struct column *c, size_t rows)
@@ -108,15 +106,12 @@ static void column_free(struct column *c, size_t rows)
 /* Frees what f holds (not f). */
 static void frame_free(struct frame *f)
 {
+    /* a row cut short holds strs too (rows + 1) */
     if (f->cols != NULL)
         for (int i = 0; i < f->ncols + f->unparsed_column; i++)
-            column_free(&f->cols[i], f->rows);
+            column_free(&f->cols[i], f->rows + (f->keep && f->cell > 0));
     free(f->cols);
-    free(f->carry);
-    free(f->scratch);
-    free(f->cell);
-    free(f->cell_len);
-    free(f->cell_special);
+    free(f->piece);
     for (int i = 0; i < 3; i++)
         Py_CLEAR(f->exc[i]);
 }
@@ -165,57 +160,6 @@ static int frame_grow(struct frame *f)
     return 0;
 }
 
-static int is_null(const char *p, size_t n)
-{
-    return n == 2 && p[0] == '\\' && p[1] == 'N';
-}
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* A TSV cell's value: \\ \t \n \r \xHH undone (the writer's escapes,
- * log_tsv.c). -1 out of memory. */
-static int unescape(struct frame *f, const char **p, size_t *n)
-{
-    if (f->scratch_cap < *n) {
-        size_t cap = *n < 4096 ? 4096 : *n;
-        char *s = realloc(f->scratch, cap);
-        if (s == NULL)
-            return -1;
-        f->scratch = s;
-        f->scratch_cap = cap;
-    }
-    const char *s = *p;
-    size_t len = *n, o = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '\\' && i + 1 < len) {
-            char e = s[i + 1];
-            int hi, lo;
-            if (e == '\\' || e == 't' || e == 'n' || e == 'r') {
-                c = e == '\\' ? '\\' : e == 't' ? '\t' : e == 'n' ? '\n' : '\r';
-                i++;
-            } else if (e == 'x' && i + 3 < len && (hi = hex_digit(s[i + 2])) >= 0 &&
-                       (lo = hex_digit(s[i + 3])) >= 0) {
-                c = (char)(hi << 4 | lo);
-                i += 3;
-            }
-        }
-        f->scratch[o++] = c;
-    }
-    *p = f->scratch;
-    *n = o;
-    return 0;
-}
-
 /* A new str of ASCII p[0..n). */
 static PyObject *ascii_str(const char *p, size_t n)
 {
@@ -229,61 +173,39 @@ static PyObject *ascii_str(const char *p, size_t n)
  * absolute URL's origin: surrogateescape keeps such bytes). */
 static PyObject *new_str(const char *p, size_t n)
 {
-    unsigned char high = 0;
-    for (size_t i = 0; i < n; i++)
+    uint64_t high = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        high |= w;
+    }
+    for (; i < n; i++)
         high |= (unsigned char)p[i];
-    if (high < 0x80)
+    if ((high & 0x8080808080808080u) == 0)
         return ascii_str(p, n);
     return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "surrogateescape");
 }
 
-/* A hash of p[0..n), 8 bytes at a time (the last 8 overlapping), mixed
- * at the end as MurmurHash3's fmix64. */
-static uint64_t text_hash(const char *p, size_t n)
+/* The str of a text cell (hash: log_cell_hash of it), from the column's
+ * cache when it holds it. */
+static PyObject *text_value(struct column *c, const char *p, size_t n, uint32_t hash)
 {
-    uint64_t h = 0x9E3779B97F4A7C15u ^ n, w = 0;
-    size_t i = 0;
-    for (; i + 8 < n; i += 8) {
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x9E3779B97F4A7C15u;
-        h = h << 27 | h >> 37;
-    }
-    if (n >= 8) {
-        memcpy(&w, p + n - 8, 8);
-    } else {
-        w = 0;
-        for (size_t k = 0; k < n; k++)
-            w |= (uint64_t)(unsigned char)p[k] << (8 * k);
-    }
-    h = (h ^ w) * 0x9E3779B97F4A7C15u;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDu;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53u;
-    return h ^ (h >> 33);
-}
-
-/* The str of a text cell, from the column's cache when it holds it. */
-static PyObject *text_value(struct frame *f, struct column *c, const char *p, size_t n, int special)
-{
-    if (special && memchr(p, '\\', n) != NULL && unescape(f, &p, &n) != 0)
-        return PyErr_NoMemory();
     if (c->cache == NULL || n > CACHE_TEXT)
-        return special ? new_str(p, n) : ascii_str(p, n);
-    const uint64_t h = text_hash(p, n);
-    struct cache_slot *e = &c->cache[h & (CACHE_SLOTS - 1)];
+        return new_str(p, n);
+    struct cache_slot *e = &c->cache[hash & (CACHE_SLOTS - 1)];
     c->lookups++;
-    if (e->str != NULL && e->hash == h && (size_t)PyUnicode_GET_LENGTH(e->str) == n &&
-        memcmp(PyUnicode_DATA(e->str), p, n) == 0) {
+    if (e->hash == hash && e->n == n && e->str != NULL && memcmp(e->text, p, n) == 0) {
         c->hits++;
         return Py_NewRef(e->str);
     }
-    PyObject *s = special ? new_str(p, n) : ascii_str(p, n);
+    PyObject *s = new_str(p, n);
     if (s == NULL)
         return NULL;
     if (PyUnicode_IS_COMPACT_ASCII(s)) {
         e->str = s;
-        e->hash = h;
+        e->hash = hash;
+        e->n = (uint32_t)n;
+        e->text = PyUnicode_DATA(s);
     }
     if (c->lookups == CACHE_PROBE && c->hits < CACHE_PROBE / 8) {
         free(c->cache);
@@ -311,203 +233,200 @@ static int parse_int(const char *p, size_t n, int64_t *out)
     return 1;
 }
 
-/* Stores cell p[0..n) as row f->rows of column c. GIL held. */
-static int put_cell(struct frame *f, struct column *c, int k)
+/* A cell as the engine wrote it (log_cells.h). */
+struct cell {
+    int tag;
+    const char *p; /* TEXT: its bytes; TIME: its 8 bytes */
+    size_t n;
+    uint32_t hash; /* TEXT */
+};
+
+/* -1 with RuntimeError: the engine's output is not what this reads. */
+static int bad_cells(const char *what)
 {
-    const char *p = f->cell[k];
-    const size_t n = f->cell_len[k];
+    PyErr_Format(PyExc_RuntimeError, "pct.logs.read_frame: the log engine's cells: %s", what);
+    return -1;
+}
+
+/* Stores cell v as row f->rows of column c. GIL held. */
+static int put_cell(struct frame *f, struct column *c, const struct cell *v)
+{
     const size_t row = f->rows;
-    const int null = is_null(p, n);
+    const int null = v->tag == LOG_CELL_NULL;
     if (c->kind == FK_TEXT) {
-        PyObject *v = null ? Py_NewRef(Py_None) : text_value(f, c, p, n, f->cell_special[k]);
-        if (v == NULL)
+        PyObject *s = null                      ? Py_NewRef(Py_None)
+                      : v->tag == LOG_CELL_TIME ? new_str(v->p + 8, v->n - 8) /* time_iso */
+                                                : text_value(c, v->p, v->n, v->hash);
+        if (s == NULL)
             return -1;
-        c->items[BLOCK_OF(row)][IN_BLOCK(row)] = v;
+        c->items[BLOCK_OF(row)][IN_BLOCK(row)] = s;
         return 0;
     }
+    if (!null && v->tag != LOG_CELL_TEXT && (c->kind != FK_TIME || v->tag != LOG_CELL_TIME))
+        return bad_cells("a time in a column of numbers");
     int ok = 0;
     if (c->kind == FK_BOOL) {
-        int t = n == 4 && memcmp(p, "true", 4) == 0;
-        ok = !null && (t || (n == 5 && memcmp(p, "false", 5) == 0));
+        int t = v->n == 4 && memcmp(v->p, "true", 4) == 0;
+        ok = !null && (t || (v->n == 5 && memcmp(v->p, "false", 5) == 0));
         c->values[BLOCK_OF(row)][IN_BLOCK(row)] = (char)(ok && t);
     } else {
-        int64_t v = 0;
-        ok = !null && (c->kind == FK_INT ? parse_int(p, n, &v) : log_value_iso_ns(p, n, &v));
+        int64_t x = 0;
+        if (c->kind == FK_INT) {
+            ok = !null && parse_int(v->p, v->n, &x);
+        } else if (!null && v->tag == LOG_CELL_TIME) {
+            memcpy(&x, v->p, 8);
+            ok = x != INT64_MIN;
+        } else if (!null) { /* a field of that name that is no time: its text read as one */
+            ok = log_value_iso_ns(v->p, v->n, &x);
+        }
         if (!ok)
-            v = c->kind == FK_TIME ? INT64_MIN : 0; /* NaT */
-        memcpy(c->values[BLOCK_OF(row)] + IN_BLOCK(row) * 8, &v, 8);
+            x = c->kind == FK_TIME ? INT64_MIN : 0; /* NaT */
+        memcpy(c->values[BLOCK_OF(row)] + IN_BLOCK(row) * 8, &x, 8);
     }
     c->mask[BLOCK_OF(row)][IN_BLOCK(row)] = (unsigned char)!ok;
     return 0;
 }
 
-static int same(const char *p, size_t n, const char *word)
+static int same(const struct cell *v, const char *word)
 {
-    return n == strlen(word) && memcmp(p, word, n) == 0;
+    return v->tag == LOG_CELL_TEXT && v->n == strlen(word) && memcmp(v->p, word, v->n) == 0;
 }
 
-/* The row whose cells (count of them) are in f->cell. GIL held. */
-static int frame_row(struct frame *f, int count)
+/* The row's strs made so far are dropped (the run stops), and the caches
+ * that may name them. */
+static void row_drop(struct frame *f)
 {
-    if (count != f->cells) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "pct.logs.read_frame: a row of the log engine of %d cells, not %d", count,
-                     f->cells);
-        return -1;
+    for (int k = 0; k < f->ncols + f->unparsed_column; k++) {
+        struct column *c = &f->cols[k];
+        if (c->kind == FK_TEXT && f->keep && f->rows < f->cap)
+            Py_CLEAR(c->items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)]);
+        free(c->cache);
+        c->cache = NULL;
     }
-    const int directive = same(f->cell[0], f->cell_len[0], "directive");
-    const int unparsed = same(f->cell[0], f->cell_len[0], "unparsed");
-    if (directive) {
-        f->directives++;
-        return 0;
-    }
-    if (unparsed)
-        f->unparsed++;
-    if (unparsed && !f->unparsed_column)
-        return 0;
-    if (frame_grow(f) != 0) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    int i = 0;
-    for (; i < f->ncols; i++)
-        if (put_cell(f, &f->cols[i], i + 1) != 0)
-            break;
-    if (i == f->ncols && f->unparsed_column) {
-        struct column *c = &f->cols[f->ncols];
-        if (!unparsed)
-            c->items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)] = Py_NewRef(Py_None);
-        else if (put_cell(f, c, f->line_cell) != 0)
-            i = -1;
-    }
-    if (i != f->ncols) {
-        /* the row's cells made so far are dropped (every column has rows
-         * items), and the caches that may name them (the run stops) */
-        for (int k = 0; k < f->ncols + f->unparsed_column; k++) {
-            if (f->cols[k].kind == FK_TEXT && k < (i < 0 ? f->ncols : i))
-                Py_CLEAR(f->cols[k].items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)]);
-            free(f->cols[k].cache);
-            f->cols[k].cache = NULL;
-        }
-        return -1;
-    }
-    f->rows++;
-    return 0;
+    f->keep = 0;
 }
 
-static int carry_add(struct frame *f, const char *p, size_t n)
+/* Cell f->cell of the row at hand. GIL held. */
+static int frame_cell(struct frame *f, const struct cell *v)
 {
-    if (f->carry_cap - f->carry_len < n) {
-        size_t cap = f->carry_cap > 0 ? f->carry_cap : 1 << 16;
-        while (cap - f->carry_len < n)
-            cap *= 2;
-        char *c = realloc(f->carry, cap);
-        if (c == NULL)
-            return -1;
-        f->carry = c;
-        f->carry_cap = cap;
-    }
-    memcpy(f->carry + f->carry_len, p, n);
-    f->carry_len += n;
-    return 0;
-}
-
-/* Bit i of *sep: byte i of p[0..n) (n <= 64) is a tab or a newline; of
- * *special: a backslash or a byte >= 0x80. */
-static void byte_masks(const char *p, size_t n, uint64_t *sep, uint64_t *special)
-{
-    uint64_t s = 0, x = 0;
-#if defined(__SSE2__)
-    if (n == 64) {
-        const __m128i tab = _mm_set1_epi8('\t'), nl = _mm_set1_epi8('\n');
-        const __m128i bs = _mm_set1_epi8('\\');
-        for (int k = 0; k < 4; k++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-            uint64_t a = (uint32_t)_mm_movemask_epi8(
-                _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)));
-            uint64_t b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, bs)));
-            s |= a << (16 * k);
-            x |= b << (16 * k);
-        }
-        *sep = s;
-        *special = x;
-        return;
-    }
-#endif
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        s |= (uint64_t)(c == '\t' || c == '\n') << i;
-        x |= (uint64_t)(c == '\\' || c >= 0x80) << i;
-    }
-    *sep = s;
-    *special = x;
-}
-
-/* The rows of p[0..n), which ends with a newline: split in one pass, 64
- * bytes at a time (a cell is known to be plain ASCII without escapes on
- * the way). GIL held. */
-static int frame_rows(struct frame *f, const char *p, size_t n)
-{
-    size_t start = 0; /* of the cell at hand */
-    int k = 0, special = 0;
-    for (size_t base = 0; base < n; base += 64) {
-        uint64_t sep, spec, seen = 0;
-        byte_masks(p + base, n - base < 64 ? n - base : 64, &sep, &spec);
-        for (; sep != 0; sep &= sep - 1) {
-            const int b = __builtin_ctzll(sep);
-            const uint64_t upto = b == 63 ? ~(uint64_t)0 : ((uint64_t)1 << (b + 1)) - 1;
-            const size_t at = base + (size_t)b;
-            special |= (spec & upto & ~seen) != 0;
-            seen = upto;
-            if (k < f->cells) {
-                f->cell[k] = p + start;
-                f->cell_len[k] = at - start;
-                f->cell_special[k] = (unsigned char)special;
-            }
-            k++;
-            special = 0;
-            start = at + 1;
-            if (p[at] == '\n') {
-                if (frame_row(f, k) != 0)
-                    return -1;
-                k = 0;
-            }
-        }
-        special |= (spec & ~seen) != 0;
-    }
-    return 0;
-}
-
-/* One chunk of rows as the engine wrote it (a row longer than a chunk may
- * come in pieces, kept in carry until its newline). GIL held; -1 with an
- * exception set. */
-static int frame_chunk(struct frame *f, const char *p, size_t n)
-{
-    const char *end = p + n;
-    if (f->carry_len > 0) {
-        const char *nl = memchr(p, '\n', n);
-        const size_t k = nl != NULL ? (size_t)(nl + 1 - p) : n;
-        if (carry_add(f, p, k) != 0) {
+    const int k = f->cell++;
+    if (k == 0) { /* format: is the row one of the frame? */
+        const int directive = same(v, "directive");
+        f->row_unparsed = same(v, "unparsed");
+        f->directives += (uint64_t)directive;
+        f->unparsed += (uint64_t)f->row_unparsed;
+        f->keep = !directive && (!f->row_unparsed || f->unparsed_column);
+        if (f->keep && frame_grow(f) != 0) {
+            f->keep = 0;
             PyErr_NoMemory();
             return -1;
         }
-        if (nl != NULL) {
-            int rc = frame_rows(f, f->carry, f->carry_len);
-            f->carry_len = 0;
-            if (rc != 0)
-                return -1;
-        }
-        p += k;
+        return 0;
     }
-    const char *last = p < end ? memrchr(p, '\n', (size_t)(end - p)) : NULL;
-    if (last != NULL) {
-        if (frame_rows(f, p, (size_t)(last + 1 - p)) != 0)
-            return -1;
-        p = last + 1;
-    }
-    if (p < end && carry_add(f, p, (size_t)(end - p)) != 0) {
-        PyErr_NoMemory();
+    if (!f->keep)
+        return 0;
+    if (k <= f->ncols && put_cell(f, &f->cols[k - 1], v) != 0)
         return -1;
+    if (k == f->line_cell && f->row_unparsed && put_cell(f, &f->cols[f->ncols], v) != 0)
+        return -1;
+    return 0;
+}
+
+/* The row at hand has all its cells: it is one more of the frame. */
+static void frame_row_end(struct frame *f)
+{
+    if (f->keep) {
+        if (f->unparsed_column && !f->row_unparsed)
+            f->cols[f->ncols].items[BLOCK_OF(f->rows)][IN_BLOCK(f->rows)] = Py_NewRef(Py_None);
+        f->rows++;
+    }
+    f->cell = f->keep = 0;
+}
+
+static int piece_add(struct frame *f, const char *p, size_t n)
+{
+    if (f->piece_cap - f->piece_len < n) {
+        size_t cap = f->piece_cap > 0 ? f->piece_cap : 1 << 16;
+        while (cap - f->piece_len < n)
+            cap *= 2;
+        char *c = realloc(f->piece, cap);
+        if (c == NULL)
+            return -1;
+        f->piece = c;
+        f->piece_cap = cap;
+    }
+    memcpy(f->piece + f->piece_len, p, n);
+    f->piece_len += n;
+    return 0;
+}
+
+/* The whole cells (and row ends) at the start of p[0..n): how many bytes
+ * they take, or -1 with an exception set. GIL held. */
+static Py_ssize_t frame_cells(struct frame *f, const char *p, size_t n)
+{
+    size_t at = 0;
+    for (;;) {
+        if (f->cell == f->cells) { /* the row's end */
+            if (at == n)
+                return (Py_ssize_t)at;
+            if (p[at] != '\n') {
+                row_drop(f);
+                return bad_cells("a row of more cells than fields");
+            }
+            at++;
+            frame_row_end(f);
+            continue;
+        }
+        if (n - at < LOG_CELL_HEAD)
+            return (Py_ssize_t)at;
+        uint32_t head;
+        memcpy(&head, p + at, LOG_CELL_HEAD);
+        struct cell v = {(int)(head & 3), p + at + LOG_CELL_HEAD, head >> 2, 0};
+        const size_t extra = v.tag == LOG_CELL_TEXT ? sizeof v.hash : 0;
+        if (n - at - LOG_CELL_HEAD < extra + v.n)
+            return (Py_ssize_t)at; /* cut: the rest comes with the next chunk */
+        if (extra) {
+            memcpy(&v.hash, v.p, sizeof v.hash);
+            v.p += extra;
+        }
+        at += LOG_CELL_HEAD + extra + v.n;
+        if ((v.tag == LOG_CELL_TIME && v.n < 8) || (v.tag == LOG_CELL_NULL && v.n != 0)) {
+            row_drop(f);
+            return bad_cells("a cell of a wrong length");
+        }
+        if (v.tag == LOG_CELL_PIECE || (v.tag == LOG_CELL_TEXT && f->piece_len > 0)) {
+            /* a long line: its pieces joined, the last one a TEXT cell */
+            if (piece_add(f, v.p, v.n) != 0) {
+                row_drop(f);
+                PyErr_NoMemory();
+                return -1;
+            }
+            if (v.tag == LOG_CELL_PIECE)
+                continue;
+            v.p = f->piece;
+            v.n = f->piece_len;
+            v.hash = log_cell_hash(v.p, v.n);
+        }
+        const int rc = frame_cell(f, &v);
+        f->piece_len = 0;
+        if (rc != 0) {
+            row_drop(f);
+            return -1;
+        }
+    }
+}
+
+/* One chunk of cells as the engine wrote it: whole cells (log_cells.h),
+ * and the row of a long line over several chunks. GIL held; -1 with an
+ * exception set. */
+static int frame_chunk(struct frame *f, const char *p, size_t n)
+{
+    const Py_ssize_t used = frame_cells(f, p, n);
+    if (used < 0)
+        return -1;
+    if ((size_t)used != n) {
+        row_drop(f);
+        return bad_cells("a cell cut at the end of a chunk");
     }
     return 0;
 }
@@ -523,7 +442,7 @@ static int frame_chunk(struct frame *f, const char *p, size_t n)
 
 struct chunk {
     char *p;
-    size_t n;
+    size_t n, cap;
 };
 
 struct run {
@@ -534,31 +453,45 @@ struct run {
     pthread_cond_t changed; /* a chunk in, a chunk out, done, stop */
     struct chunk queue[QUEUE_CHUNKS];
     size_t head, count;
+    /* Buffers the caller is done with, for the next chunks: fresh memory
+     * costs a page fault per 4 KiB, each time. */
+    struct chunk spare[QUEUE_CHUNKS + 1];
+    size_t spares;
     int stop; /* the caller gave up (an error, a signal) */
     int done, result;
 };
 
-/* The output callback, on an engine thread: the chunk copied and queued. */
+/* The output callback, on an engine thread: the chunk copied (into a
+ * spare buffer when there is one) and queued. */
 static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
 {
     (void)lines;
     struct run *r = ctx;
-    char *copy = malloc(n > 0 ? n : 1);
-    if (copy == NULL)
-        return 3;
-    memcpy(copy, p, n);
+    struct chunk c = {NULL, 0, 0};
+    pthread_mutex_lock(&r->lock);
+    if (r->spares > 0)
+        c = r->spare[--r->spares];
+    pthread_mutex_unlock(&r->lock);
+    if (c.cap < n) {
+        free(c.p);
+        c.cap = n > (size_t)1 << 16 ? n : (size_t)1 << 16;
+        if ((c.p = malloc(c.cap)) == NULL)
+            return 3;
+    }
+    memcpy(c.p, p, n);
+    c.n = n;
     pthread_mutex_lock(&r->lock);
     while (r->count == QUEUE_CHUNKS && !r->stop)
         pthread_cond_wait(&r->changed, &r->lock);
     const int stop = r->stop;
     if (!stop) {
-        r->queue[(r->head + r->count) % QUEUE_CHUNKS] = (struct chunk){copy, n};
+        r->queue[(r->head + r->count) % QUEUE_CHUNKS] = c;
         r->count++;
         pthread_cond_broadcast(&r->changed);
     }
     pthread_mutex_unlock(&r->lock);
     if (stop)
-        free(copy);
+        free(c.p);
     return stop ? 2 : 0;
 }
 
@@ -582,10 +515,15 @@ static void *run_main(void *arg)
 static int run_consume(struct run *r, pthread_t thread)
 {
     int failed = 0;
+    struct chunk used = {NULL, 0, 0}; /* read: a spare for on_rows */
     for (;;) {
-        struct chunk c = {NULL, 0};
+        struct chunk c = {NULL, 0, 0};
         int done;
         Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->lock);
+        if (used.p != NULL && r->spares < QUEUE_CHUNKS + 1) {
+            r->spare[r->spares++] = used;
+            used.p = NULL;
+        }
         if (r->count == 0 && !r->done) {
             logs_wait_briefly(&r->changed, &r->lock);
         }
@@ -597,7 +535,10 @@ static int run_consume(struct run *r, pthread_t thread)
         }
         done = r->done && r->count == 0 && c.p == NULL;
         pthread_mutex_unlock(&r->lock);
-        Py_END_ALLOW_THREADS if (done) break;
+        Py_END_ALLOW_THREADS free(used.p);
+        used = c;
+        if (done)
+            break;
         if (c.p != NULL && !failed && frame_chunk(r->f, c.p, c.n) != 0) {
             struct frame *f = r->f;
             if (f->exc[0] == NULL)
@@ -606,7 +547,6 @@ static int run_consume(struct run *r, pthread_t thread)
                 PyErr_Clear();
             failed = 1;
         }
-        free(c.p);
         if (!failed && PyErr_CheckSignals() != 0)
             failed = 2;
         if (failed) {
@@ -620,7 +560,8 @@ static int run_consume(struct run *r, pthread_t thread)
         }
     }
     Py_BEGIN_ALLOW_THREADS pthread_join(thread, NULL);
-    Py_END_ALLOW_THREADS return failed == 2 ? -1 : 0;
+    Py_END_ALLOW_THREADS while (r->spares > 0) free(r->spare[--r->spares].p);
+    return failed == 2 ? -1 : 0;
 }
 
 #define FRAME_CAPSULE "pct._pct.frame"
@@ -676,10 +617,7 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
         goto done;
     }
     f->cols = calloc((size_t)(f->ncols + 1), sizeof *f->cols);
-    f->cell = calloc((size_t)f->cells, sizeof *f->cell);
-    f->cell_len = calloc((size_t)f->cells, sizeof *f->cell_len);
-    f->cell_special = calloc((size_t)f->cells, 1);
-    if (f->cols == NULL || f->cell == NULL || f->cell_len == NULL || f->cell_special == NULL) {
+    if (f->cols == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -701,7 +639,7 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
             goto done;
         }
     }
-    r.s = logs_session_from(opts, 0, fields);
+    r.s = logs_session_from(opts, 0, fields, 'b');
     if (r.s == NULL)
         goto done;
     log_session_messages(r.s, logs_on_message, &msgs);
@@ -780,10 +718,24 @@ static PyObject *frame_column(PyObject *self, PyObject *args)
             return NULL;
         }
         PyObject **to = (PyObject **)(uintptr_t)address;
-        for (size_t k = 0; k < rows; k++) {
-            PyObject *old = to[k];
-            to[k] = c->items[BLOCK_OF(k)][IN_BLOCK(k)]; /* the reference moves */
-            Py_XDECREF(old);
+        /* numpy fills a new object array with None: those references are
+         * dropped at once, and the blocks copied whole */
+        size_t nones = 0;
+        for (size_t k = 0; k < rows; k++)
+            nones += to[k] == Py_None;
+        if (nones == rows && rows > 0) {
+            for (size_t b = 0; b * BLOCK_ROWS < rows; b++) {
+                const size_t n =
+                    rows - b * BLOCK_ROWS < BLOCK_ROWS ? rows - b * BLOCK_ROWS : BLOCK_ROWS;
+                memcpy(to + b * BLOCK_ROWS, c->items[b], n * sizeof *to);
+            }
+            Py_SET_REFCNT(Py_None, Py_REFCNT(Py_None) - (Py_ssize_t)rows);
+        } else {
+            for (size_t k = 0; k < rows; k++) {
+                PyObject *old = to[k];
+                to[k] = c->items[BLOCK_OF(k)][IN_BLOCK(k)]; /* the reference moves */
+                Py_XDECREF(old);
+            }
         }
         for (size_t b = 0; b < c->nblocks; b++)
             free(c->items[b]);

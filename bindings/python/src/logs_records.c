@@ -45,7 +45,7 @@ static int flag(PyObject *opts, const char *name, int *out)
     return 0;
 }
 
-struct log_session *logs_session_from(PyObject *opts, int json, const char *fields)
+struct log_session *logs_session_from(PyObject *opts, int json, const char *fields, int table_kind)
 {
     if (!PyDict_Check(opts)) {
         PyErr_SetString(PyExc_TypeError, "options must be a dict");
@@ -56,7 +56,7 @@ struct log_session *logs_session_from(PyObject *opts, int json, const char *fiel
     o.cfg.progress = 0;
     o.cfg.json = json;
     if (fields != NULL) {
-        o.cfg.table = 't';
+        o.cfg.table = table_kind;
         o.fields = fields;
     }
     PyObject *log_format = PyDict_GetItemString(opts, "log_format");
@@ -561,7 +561,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     pthread_mutex_init(&rd->lock, NULL);
     pthread_cond_init(&rd->changed, NULL);
     pthread_mutex_init(&rd->msgs.lock, NULL);
-    rd->s = logs_session_from(opts, 0, NULL);
+    rd->s = logs_session_from(opts, 0, NULL, 0);
     int rc = 0;
     if (rd->s == NULL) {
         rc = -1;
@@ -769,7 +769,7 @@ static PyObject *logs_json(PyObject *self, PyObject *args, PyObject *kwds)
     PyObject *out = NULL;
     struct logs_messages msgs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
     struct text_out text = {NULL, 0, 0, 0};
-    struct log_session *s = logs_session_from(opts, 1, NULL);
+    struct log_session *s = logs_session_from(opts, 1, NULL, 0);
     if (s == NULL)
         goto done;
     log_session_messages(s, logs_on_message, &msgs);

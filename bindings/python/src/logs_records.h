@@ -20,9 +20,11 @@ int pct_logs_write_init(PyObject *module); /* logs_write (logs_write.c) */
  * referer, decode_slash, query, percent_u, field, threads, byte_range;
  * for pct.logs.write also table "tsv"/"csv", header, csv_safe, raw,
  * raw_spaces, bytes, strict, json_key), checked by the
- * session as the CLI's options: --json when json, --tsv --fields FIELDS
- * when fields is not NULL. NULL with an exception set. */
-struct log_session *logs_session_from(PyObject *opts, int json, const char *fields);
+ * session as the CLI's options: --json when json; when fields is not NULL,
+ * a table of those fields: table_kind 't' (--tsv --fields FIELDS) or 'b' (the
+ * same rows as cells, log_cells.h), unless opts names the table. NULL with
+ * an exception set. */
+struct log_session *logs_session_from(PyObject *opts, int json, const char *fields, int table_kind);
 
 /* Adds the session's input: the file at path (bytes), else fd (name: the
  * name messages give it), else standard input. (A file object the caller

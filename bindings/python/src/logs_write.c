@@ -112,7 +112,7 @@ static PyObject *logs_write(PyObject *self, PyObject *args, PyObject *kwds)
     struct write_run r = {0};
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.changed, NULL);
-    r.s = logs_session_from(opts, json, fields);
+    r.s = logs_session_from(opts, json, fields, 't');
     if (r.s == NULL)
         goto done;
     log_session_messages(r.s, logs_on_message, &msgs);
