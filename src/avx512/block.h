@@ -27,8 +27,9 @@ typedef struct pct_block_tables {
     __m512i hex_entries; /* pct_hex_entry_table */
     __m512i bit_of;      /* pct_bit_of_table */
     __m512i utf8_prev_high, utf8_prev_low, utf8_cur_high;
-    __m512i hex_digits;               /* pct_hex_digit_table, in each 16-byte lane */
-    __m512i spread[4], spread_low[4]; /* pct_encode_spread, pct_encode_spread_low */
+    __m512i hex_digits;        /* pct_hex_digit_table, in each 16-byte lane */
+    __m512i triplet_index[3];  /* pct_encode_triplet_index */
+    __m512i triplet_digits[3]; /* pct_encode_triplet_digits */
 } pct_block_tables;
 
 /* The low n bits (n <= 64). */
@@ -61,10 +62,10 @@ PCT_BLOCK_INLINE pct_block_tables block_tables_load(void)
         block_broadcast16(pct_utf8_prev_low),
         block_broadcast16(pct_utf8_cur_high),
         block_broadcast16(pct_hex_digit_table),
-        {block_load(pct_encode_spread[0]), block_load(pct_encode_spread[1]),
-         block_load(pct_encode_spread[2]), block_load(pct_encode_spread[3])},
-        {block_load(pct_encode_spread_low[0]), block_load(pct_encode_spread_low[1]),
-         block_load(pct_encode_spread_low[2]), block_load(pct_encode_spread_low[3])},
+        {block_load(pct_encode_triplet_index[0]), block_load(pct_encode_triplet_index[1]),
+         block_load(pct_encode_triplet_index[2])},
+        {block_load(pct_encode_triplet_digits[0]), block_load(pct_encode_triplet_digits[1]),
+         block_load(pct_encode_triplet_digits[2])},
     };
     return t;
 }
@@ -193,71 +194,53 @@ PCT_BLOCK_INLINE pct_block block_set_where(pct_block v, uint64_t m, uint8_t c)
     return _mm512_mask_mov_epi8(v, m, _mm512_set1_epi8((char)c));
 }
 
-/* The 16-byte chunk c of a block spread to 48 slots (byte, high digit, low
- * digit) and packed: the digit slots of the bytes that are not escaped are
- * dropped. Those slots are marked by bit 7 (a digit never has it; a literal
- * byte may, so the byte slots are always kept). *n: the bytes packed, of the
- * first `bytes` of the chunk. */
-PCT_BLOCK_INLINE pct_block block_encode_chunk(pct_block literal, pct_block high, pct_block low,
-                                              size_t c, size_t bytes, size_t *n,
-                                              const pct_block_tables *t)
-{
-    const uint64_t byte_slots = 0x249249249249ull; /* 0, 3, ..., 45 */
-    pct_block slots = _mm512_permutex2var_epi8(literal, t->spread[c], high);
-    slots = _mm512_mask_permutexvar_epi8(slots, byte_slots << 2, t->spread_low[c], low);
-    const uint64_t keep = (~_mm512_movepi8_mask(slots) | byte_slots) & block_low_bits(3 * bytes);
-    *n = (size_t)__builtin_popcountll(keep);
-    return block_compact(slots, keep);
-}
 /* Encodes the first `count` bytes of a block, and stores the result at out:
  * `literal` holds each byte as it is written ('%' where it is escaped), the
  * bytes under `escaped` are followed by the two hex digits of the byte in
- * `text`. Returns the end of what was written. In 16-byte chunks
- * (block_encode_chunk); a full block with room for plain stores has its four
- * chunks unrolled, so that their permutes and compressions overlap (a fifth
- * faster on query text here than the loop). */
+ * `text`. Returns the end of what was written.
+ *
+ * Each input byte j owns the output slots 3j, 3j + 1, 3j + 2: the block's
+ * 192 slots are three registers, each filled by a two-table permute (the
+ * literal bytes, the high digits) and a masked one (the low digits). The
+ * digits of bytes not escaped are 0x80 (a digit never is), so the slots kept
+ * are the byte slots and the slots without bit 7; each register is packed
+ * and stored. All 64 bytes escaped (UTF-8 text with the usual sets) need no
+ * packing: three fixed permutes. roomy: at least 64 bytes of output come
+ * after this block's, so that every store may write 64 bytes. */
 PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pct_block text,
                                              uint64_t escaped, size_t count, int roomy,
                                              const pct_block_tables *t)
 {
+    /* hex_digits repeats every 16 bytes: a 64-byte permute reads only the
+     * nibble of its index (the bits a 16-bit shift brings in do not matter) */
+    const pct_block high_digits =
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(text, 4), t->hex_digits);
+    const pct_block low_digits = _mm512_permutexvar_epi8(text, t->hex_digits);
     if (escaped == ~0ull) {
-        /* Every byte escaped (UTF-8 text, with the usual sets): 192 output
-         * bytes in three fixed permutes, nothing to compact. */
-        const pct_block high = _mm512_shuffle_epi8(t->hex_digits, block_high_nibbles(text));
-        const pct_block low =
-            _mm512_shuffle_epi8(t->hex_digits, _mm512_and_si512(text, _mm512_set1_epi8(0x0F)));
         static const uint64_t percents[3] = {PCT_THIRDS_0, PCT_THIRDS_1, PCT_THIRDS_2};
         for (size_t r = 0; r < 3; r++) {
-            const pct_block v =
-                _mm512_permutex2var_epi8(high, block_load(pct_encode_dense_index[r]), low);
+            const pct_block v = _mm512_permutex2var_epi8(
+                high_digits, block_load(pct_encode_dense_index[r]), low_digits);
             block_store(out + 64 * r, block_set_where(v, percents[r], '%'));
         }
         return out + 192;
     }
+    /* register r: its low-digit slots (3j + 2) */
+    static const uint64_t low_slots[3] = {PCT_THIRDS_1, PCT_THIRDS_2, PCT_THIRDS_0};
     const pct_block drop = _mm512_set1_epi8((char)0x80);
-    const pct_block high = _mm512_mask_mov_epi8(
-        drop, escaped, _mm512_shuffle_epi8(t->hex_digits, block_high_nibbles(text)));
-    const pct_block low = _mm512_mask_mov_epi8(
-        drop, escaped,
-        _mm512_shuffle_epi8(t->hex_digits, _mm512_and_si512(text, _mm512_set1_epi8(0x0F))));
-    if (count == 64 && roomy) {
-        pct_block packed[4];
-        size_t n[4];
-#pragma GCC unroll 4
-        for (size_t c = 0; c < 4; c++)
-            packed[c] = block_encode_chunk(literal, high, low, c, 16, &n[c], t);
-#pragma GCC unroll 4
-        for (size_t c = 0; c < 4; c++) {
-            block_store(out, packed[c]);
-            out += n[c];
-        }
-        return out;
-    }
-    for (size_t c = 0; c < 4 && 16 * c < count; c++) {
-        size_t n;
-        const size_t bytes = count - 16 * c < 16 ? count - 16 * c : 16;
-        const pct_block packed = block_encode_chunk(literal, high, low, c, bytes, &n, t);
-        block_store_any(out, packed, n, roomy);
+    const pct_block high = _mm512_mask_mov_epi8(drop, escaped, high_digits);
+    const pct_block low = _mm512_mask_mov_epi8(drop, escaped, low_digits);
+#pragma GCC unroll 3
+    for (size_t r = 0; r < 3; r++) {
+        if (3 * count <= 64 * r)
+            break; /* a partial block's last registers hold no byte */
+        pct_block slots = _mm512_permutex2var_epi8(literal, t->triplet_index[r], high);
+        slots = _mm512_mask_permutexvar_epi8(slots, low_slots[r], t->triplet_index[r], low);
+        uint64_t keep = _mm512_testn_epi8_mask(slots, t->triplet_digits[r]);
+        if (count < 64 && 3 * count < 64 * (r + 1))
+            keep &= block_low_bits(3 * count - 64 * r);
+        const size_t n = (size_t)__builtin_popcountll(keep);
+        block_store_any(out, block_compact(slots, keep), n, roomy);
         out += n;
     }
     return out;

@@ -19,6 +19,55 @@
 #include "avx512/scan.h"
 #include "scalar/hex.h"
 
+/* One block's classification: which of its bytes are escaped, and each
+ * byte as written ('+' for a space with PCT_PLUS, '%' where escaped); with
+ * PCT_UTF8 its text checked (returns 1 when it is not UTF-8: the scalar
+ * routine takes over at the block). */
+typedef struct encode_block {
+    pct_block text, literal;
+    uint64_t escaped;
+    size_t count; /* the input bytes of the block (64 but the last) */
+} encode_block;
+
+PCT_BLOCK_INLINE int encode_classify(encode_block *e, const uint8_t *s, size_t left,
+                                     pct_block_set in_set, int plus, int check, int keep_escapes,
+                                     pct_block *tail, uint64_t *carry, const pct_block_tables *t)
+{
+    pct_scan b;
+    if (keep_escapes)
+        scan_block(&b, s, left, t);
+    else
+        scan_text(&b, s, left);
+    e->count = left < 64 ? left : 64;
+    e->text = b.text;
+    uint64_t escaped = block_in_set(b.text, in_set, t) & b.valid;
+    pct_block literal = b.text;
+    if (plus) {
+        const uint64_t spaces = block_eq(b.text, ' ') & b.valid;
+        escaped &= ~spaces;
+        literal = block_set_where(literal, spaces, '+');
+    }
+    if (check) {
+        if (block_utf8_errors(b.text, *tail, t) & b.valid)
+            return 1;
+        *tail = block_utf8_tail(*tail, b.text, e->count);
+    }
+    if (keep_escapes) {
+        escaped &= ~(b.escapes | digits_of(b.escapes) | *carry);
+        *carry = digits_carried(b.escapes);
+    }
+    e->escaped = escaped;
+    e->literal = block_set_where(literal, escaped, '%');
+    return 0;
+}
+
+/* Four blocks at a time while the input lasts (every store may write 64
+ * bytes then): a run of 256 bytes with nothing to escape is copied, else
+ * each block is encoded whether it has an escape or not. On text with an
+ * escape every few dozen bytes a branch per block on "any escape?" would be
+ * a coin toss; per 256 bytes it is taken or not for long stretches. */
+#define ENCODE_GROUP 4
+
 PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t *dst,
                                         const pct_set *set, unsigned flags, size_t *consumed)
 {
@@ -32,41 +81,45 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
     uint64_t carry = 0;            /* digits of a kept escape at the end of a block */
     uint8_t *out = dst;
     size_t i = 0;
+    while (len - i >= 64 * ENCODE_GROUP + 128) {
+        encode_block e[ENCODE_GROUP];
+        uint64_t any = 0;
+        int good = 0; /* the blocks before the first that is not UTF-8 */
+        for (; good < ENCODE_GROUP; good++) {
+            if (encode_classify(&e[good], src + i + 64 * good, len - i - 64 * good, in_set, plus,
+                                check, keep_escapes, &tail, &carry, &tables))
+                break;
+            any |= e[good].escaped;
+        }
+        if (good == ENCODE_GROUP && any == 0) {
+            for (int k = 0; k < ENCODE_GROUP; k++)
+                block_store(out + 64 * k, e[k].literal);
+            out += 64 * ENCODE_GROUP;
+            i += 64 * ENCODE_GROUP;
+            continue;
+        }
+        for (int k = 0; k < good; k++)
+            out = block_encode_store(out, e[k].literal, e[k].text, e[k].escaped, 64, 1, &tables);
+        i += 64 * (size_t)good;
+        if (good < ENCODE_GROUP)
+            return pct_encode_handover(src, len, dst, i, out, carry, set, flags, consumed);
+    }
     while (i < len) {
         const size_t left = len - i;
         if (left < 64 + PCT_SCAN_AHEAD && !final)
             break;
-        pct_scan b;
-        if (keep_escapes)
-            scan_block(&b, src + i, left, &tables);
-        else
-            scan_text(&b, src + i, left);
-        const size_t count = left < 64 ? left : 64;
-        uint64_t escaped = block_in_set(b.text, in_set, &tables) & b.valid;
-        pct_block literal = b.text;
-        if (plus) {
-            const uint64_t spaces = block_eq(b.text, ' ') & b.valid;
-            escaped &= ~spaces;
-            literal = block_set_where(literal, spaces, '+');
-        }
-        if (check) {
-            if (block_utf8_errors(b.text, tail, &tables) & b.valid)
-                break;
-            tail = block_utf8_tail(tail, b.text, count);
-        }
-        if (keep_escapes) {
-            escaped &= ~(b.escapes | digits_of(b.escapes) | carry);
-            carry = digits_carried(b.escapes);
-        }
+        encode_block e;
+        if (encode_classify(&e, src + i, left, in_set, plus, check, keep_escapes, &tail, &carry,
+                            &tables))
+            break;
         /* The output still to come is at least as long as the input: with
          * 128 bytes left, every store of this block has 64 bytes of room. */
         const int roomy = left >= 128;
-        if (escaped == 0) {
-            block_store_any(out, literal, count, roomy);
-            out += count;
+        if (e.escaped == 0) {
+            block_store_any(out, e.literal, e.count, roomy);
+            out += e.count;
         } else {
-            out = block_encode_store(out, block_set_where(literal, escaped, '%'), b.text, escaped,
-                                     count, roomy, &tables);
+            out = block_encode_store(out, e.literal, e.text, e.escaped, e.count, roomy, &tables);
         }
         i += 64;
     }

@@ -19,13 +19,15 @@ extern const uint8_t pct_hex_digit_table[16];
  * gives k, k + 1, ...). */
 extern const uint8_t pct_index_table[128];
 
-/* Encoding 16 input bytes (chunk c of a 64-byte block) into 48 output slots,
- * three per byte: pct_encode_spread[c] picks, for slot 3k, byte 16c + k of
- * the '%'-or-literal vector and, for slot 3k + 1, the same byte of the
- * high-digit vector (index + 64: the second table of a two-table permute);
- * pct_encode_spread_low[c] picks the low digit for slot 3k + 2. */
-extern const uint8_t pct_encode_spread[4][64];
-extern const uint8_t pct_encode_spread_low[4][64];
+/* Encoding a 64-byte block into 192 output slots, three per byte (slot 3j
+ * the byte j as written or '%', 3j + 1 and 3j + 2 its hex digits), held in
+ * three 64-byte registers: pct_encode_triplet_index[r][p] is, for slot
+ * 64r + p, the byte j = (64r + p) / 3 it comes from, + 64 for the high digit
+ * (the second table of a two-table permute). */
+extern const uint8_t pct_encode_triplet_index[3][64];
+/* 0x80 at the digit slots of register r (slots 64r + p, (64r + p) % 3 != 0),
+ * 0 at its byte slots. */
+extern const uint8_t pct_encode_triplet_digits[3][64];
 
 /* 192 bytes of 64 escapes in a row (or their 192 encoded bytes) are three
  * 64-byte blocks whose '%' fall on every third byte, from byte 0, 2 and 1:
