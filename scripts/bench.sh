@@ -18,6 +18,14 @@
 #   --before FILE  the results.json of an earlier run (e.g. of the code before
 #                  a kernel change, copied out of build/bench): the summary
 #                  then checks the avx2 gain targets against it
+#   --prototypes DIR  standalone prototypes of the kernels' jobs with a bench
+#                  of their own (DIR/Makefile builds DIR/bench against a
+#                  libpct.a: make PCT=SRC LIB=LIB; DIR/gen_corpus.py OUT SIZE
+#                  writes its corpus; DIR/bench CORPUS REPS prints one row per
+#                  workload and implementation with its "x memcpy"): a copy
+#                  is built against this build and run after bench_pct, and
+#                  the summary gets a column "x best prototype" (libpct's x
+#                  memcpy over the best prototype's, from that one run)
 #   --no-install   never install packages (as root, missing Debian packages are
 #                  otherwise installed with apt-get)
 #
@@ -40,6 +48,8 @@ min_time=
 filter=
 cpu=
 before=
+prototypes=
+report_args=()
 while (($#)); do
     case $1 in
     --quick) quick=1 ;;
@@ -49,6 +59,7 @@ while (($#)); do
     --filter) filter=${2:?--filter needs a regex}; shift ;;
     --cpu) cpu=${2:?--cpu needs a core number}; shift ;;
     --before) before=${2:?--before needs a results.json}; shift ;;
+    --prototypes) prototypes=${2:?--prototypes needs a directory}; shift ;;
     -h | --help)
         sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"
         exit 0
@@ -166,6 +177,24 @@ if ((rc != 0)) && ! ((rc == 1 && wrong > 0)); then
     echo "bench.sh: bench_pct failed (exit status $rc); see $BUILD/console.txt" >&2
     exit 1
 fi
+# The prototypes' own bench, on the same machine right after: libpct beside
+# them in one process (its rows), so their ratio is a same-run figure.
+if [[ -n $prototypes ]]; then
+    [[ -f $prototypes/Makefile && -f $prototypes/gen_corpus.py ]] ||
+        { echo "bench.sh: --prototypes $prototypes: no Makefile and gen_corpus.py there" >&2; exit 2; }
+    rm -rf "$BUILD/prototypes"
+    cp -r "$prototypes" "$BUILD/prototypes" # the directory may be read-only
+    ninja -C "$BUILD" libpct.a >/dev/null
+    make -B -C "$BUILD/prototypes" PCT="$PWD" LIB="$PWD/$BUILD/libpct.a" bench \
+        >"$BUILD/prototypes-build.log" 2>&1 ||
+        { cat "$BUILD/prototypes-build.log" >&2; echo "bench.sh: the prototypes do not build" >&2; exit 1; }
+    [[ -d $BUILD/prototypes-corpus ]] ||
+        python3 "$BUILD/prototypes/gen_corpus.py" "$BUILD/prototypes-corpus" 8388608 >/dev/null
+    echo "bench.sh: the prototypes' bench ($reps rounds)"
+    env -u PCT_IMPL "${pin[@]}" "$BUILD/prototypes/bench" "$BUILD/prototypes-corpus" "$reps" |
+        tee "$BUILD/prototypes.txt"
+    report_args+=(--prototypes "$BUILD/prototypes.txt")
+fi
 run_ms=$(pct_now_ms)
 check_load 1.5 "at the end of the run"
 
@@ -173,7 +202,6 @@ check_load 1.5 "at the end of the run"
 # Report
 # ---------------------------------------------------------------------------
 mkdir -p "$OUT"
-report_args=()
 [[ -z $before ]] || report_args+=(--before "$before")
 python3 bench/report.py "$BUILD/results.json" --build-dir "$BUILD" \
     --markdown "$OUT/table.md" --summary "$OUT/summary.md" --plot-data "$BUILD/plot.dat" \

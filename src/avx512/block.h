@@ -195,8 +195,8 @@ PCT_BLOCK_INLINE pct_block block_set_where(pct_block v, uint64_t m, uint8_t c)
 }
 
 /* Encodes the first `count` bytes of a block, and stores the result at out:
- * `literal` holds each byte as it is written ('%' where it is escaped), the
- * bytes under `escaped` are followed by the two hex digits of the byte in
+ * `literal` holds each byte as it is written where it is not escaped, the
+ * bytes under `escaped` are a '%' followed by the two hex digits of the byte in
  * `text`. Returns the end of what was written.
  *
  * Each input byte j owns the output slots 3j, 3j + 1, 3j + 2: the block's
@@ -228,6 +228,7 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
     /* register r: its low-digit slots (3j + 2) */
     static const uint64_t low_slots[3] = {PCT_THIRDS_1, PCT_THIRDS_2, PCT_THIRDS_0};
     const pct_block drop = _mm512_set1_epi8((char)0x80);
+    literal = block_set_where(literal, escaped, '%');
     const pct_block high = _mm512_mask_mov_epi8(drop, escaped, high_digits);
     const pct_block low = _mm512_mask_mov_epi8(drop, escaped, low_digits);
 #pragma GCC unroll 3

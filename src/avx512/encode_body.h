@@ -1,18 +1,20 @@
-/* avx512/encode_body.h - the percent-encoder of the SIMD implementations,
- * over the ISA's block.h. It reads like pct_scalar_encode: per 64-byte block,
+/* avx512/encode_body.h - the AVX-512 percent-encoder, over block.h. It reads
+ * like pct_scalar_encode: per 64-byte block (encode_classify),
  *
  *   escaped   bytes of the set (not a space with PCT_PLUS: that is '+'; with
  *             PCT_KEEP_ESCAPES not the bytes of a well-formed escape, which
  *             are copied as they are)
- *   literal   the bytes as written: '%' for the escaped ones
- *   then the ISA's block_encode_store writes each literal byte, followed by
- *   two hex digits where it is escaped.
+ *   literal   the bytes as written where they are not escaped
+ *   then block_encode_store writes each byte, a '%' and two hex digits
+ *   where it is escaped.
  *
- * A block with nothing to escape is stored as it is: on the inputs where
- * that branch is not predictable (a few escapes in many blocks) both sides
- * cost about the same. With PCT_UTF8 the input is checked as UTF-8 on the
- * way; the first ill-formed block, the end of a partial (streaming) input,
- * and input ending inside a sequence go to the scalar routine for the rest.
+ * Four blocks are classified at a time: 256 bytes with nothing to escape
+ * are stored as they are, else every block is encoded, escapes or not (a
+ * branch per block on "any escape?" is a coin toss on text with an escape
+ * every few dozen bytes). The last blocks go one at a time. With PCT_UTF8
+ * the input is checked as UTF-8 on the way; the first ill-formed block, the
+ * end of a partial (streaming) input, and input ending inside a sequence go
+ * to the scalar routine for the rest.
  */
 #include "impl.h"
 #include "simd_shared/handover.h"
@@ -20,7 +22,7 @@
 #include "scalar/hex.h"
 
 /* One block's classification: which of its bytes are escaped, and each
- * byte as written ('+' for a space with PCT_PLUS, '%' where escaped); with
+ * byte as written where it is not ('+' for a space with PCT_PLUS); with
  * PCT_UTF8 its text checked (returns 1 when it is not UTF-8: the scalar
  * routine takes over at the block). */
 typedef struct encode_block {
@@ -57,15 +59,12 @@ PCT_BLOCK_INLINE int encode_classify(encode_block *e, const uint8_t *s, size_t l
         *carry = digits_carried(b.escapes);
     }
     e->escaped = escaped;
-    e->literal = block_set_where(literal, escaped, '%');
+    e->literal = literal;
     return 0;
 }
 
-/* Four blocks at a time while the input lasts (every store may write 64
- * bytes then): a run of 256 bytes with nothing to escape is copied, else
- * each block is encoded whether it has an escape or not. On text with an
- * escape every few dozen bytes a branch per block on "any escape?" would be
- * a coin toss; per 256 bytes it is taken or not for long stretches. */
+/* Blocks classified at a time while 128 more input bytes follow them (then
+ * every store may write 64 bytes). */
 #define ENCODE_GROUP 4
 
 PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t *dst,
