@@ -50,7 +50,7 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
             literal = block_set_where(literal, spaces, '+');
         }
         if (check) {
-            if (block_utf8_errors(b.text, tail, &tables) & b.valid)
+            if (block_utf8_errors(b.text, count, tail, &tables))
                 break;
             tail = block_utf8_tail(tail, b.text, count);
         }
