@@ -27,9 +27,8 @@ typedef struct pct_block_tables {
     __m512i hex_entries; /* pct_hex_entry_table */
     __m512i bit_of;      /* pct_bit_of_table */
     /* The UTF-8 lookups (tables.h) as 64-entry tables (block_utf8_errors),
-     * the permute indexes of block_before, and the constants of the check:
-     * in the tables so that the loops keep them in registers rather than
-     * broadcast them again from general registers (a shuffle each). */
+     * the permute indexes of block_before, and the constants of the check
+     * (block_opaque_set1). */
     __m512i utf8_prev_high, utf8_prev_low, utf8_cur_high, utf8_before[3];
     __m512i utf8_third, utf8_fourth, utf8_bit7, utf8_bit6; /* 0x60, 0x70, 0x80, 0x40 */
     __m512i hex_digits;               /* pct_hex_digit_table, in each 16-byte lane */
@@ -57,15 +56,14 @@ PCT_BLOCK_INLINE __m512i block_broadcast16(const uint8_t *table)
     return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)table));
 }
 
-/* A 16-entry table of a nibble as a 64-entry one (vpermb): indexed by the
- * byte shifted right by `shift` (2: the high nibble, 0: the low one), entry
- * k = table[(k >> shift) & 15]. */
-PCT_BLOCK_INLINE __m512i block_utf8_table(const uint8_t table[16], int shift)
+/* c in every byte, as a value the compiler cannot see through: kept in a
+ * register (or reloaded) in a loop, rather than broadcast again from a
+ * general register each time it is used, a shuffle each on Zen 4. */
+PCT_BLOCK_INLINE __m512i block_opaque_set1(uint8_t c)
 {
-    const __m512i k = block_load(pct_index_table); /* 0, 1, ..., 63 */
-    const __m512i index = shift ? _mm512_srli_epi16(k, 2) : k;
-    return _mm512_shuffle_epi8(block_broadcast16(table),
-                               _mm512_and_si512(index, _mm512_set1_epi8(0x0F)));
+    __m512i v = _mm512_set1_epi8((char)c);
+    __asm__("" : "+v"(v));
+    return v;
 }
 
 PCT_BLOCK_INLINE pct_block_tables block_tables_load(void)
@@ -73,15 +71,15 @@ PCT_BLOCK_INLINE pct_block_tables block_tables_load(void)
     const pct_block_tables t = {
         _mm512_loadu_si512((const void *)pct_hex_entry_table),
         _mm512_loadu_si512((const void *)pct_bit_of_table),
-        block_utf8_table(pct_utf8_prev_high, 2),
-        block_utf8_table(pct_utf8_prev_low, 0),
-        block_utf8_table(pct_utf8_cur_high, 2),
+        block_load(pct_utf8_prev_high_64),
+        block_load(pct_utf8_prev_low_64),
+        block_load(pct_utf8_cur_high_64),
         {block_load(pct_index_table + 63), block_load(pct_index_table + 62),
          block_load(pct_index_table + 61)},
-        _mm512_set1_epi8(0x60),
-        _mm512_set1_epi8(0x70),
-        _mm512_set1_epi8((char)0x80),
-        _mm512_set1_epi8(0x40),
+        block_opaque_set1(0x60),
+        block_opaque_set1(0x70),
+        block_opaque_set1(0x80),
+        block_opaque_set1(0x40),
         block_broadcast16(pct_hex_digit_table),
         {block_load(pct_encode_spread[0]), block_load(pct_encode_spread[1]),
          block_load(pct_encode_spread[2]), block_load(pct_encode_spread[3])},

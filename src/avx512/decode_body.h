@@ -114,19 +114,20 @@ PCT_BLOCK_INLINE void decode_written(pct_decode_block written[2], size_t at, uin
  * bytes written; *percents_out (unless NULL): the block's '%' mask.
  *
  * The UTF-8 state: *tail, the last 64 output bytes (zeros stand for ASCII
- * ones); *ascii_run, how many blocks in a row before this one were ASCII;
- * `written`, the last two blocks checked. After an ASCII block no sequence
- * is pending, so an ASCII block after it cannot be ill-formed. Skipping the
- * check of such blocks is a branch on the text, which text mixing ASCII and
- * UTF-8 block by block would mispredict half the time: they are skipped
- * only in a run of PCT_ASCII_RUN blocks, where the branch goes one way. */
+ * ones); *ascii_run (with ascii_runs), how many blocks in a row before this
+ * one were ASCII; `written`, the last two blocks checked. After an ASCII
+ * block no sequence is pending, so an ASCII block after it cannot be
+ * ill-formed. Skipping the check of such blocks is a branch on the text,
+ * which text mixing ASCII and UTF-8 block by block would mispredict half
+ * the time: they are skipped only in a run of PCT_ASCII_RUN blocks, where
+ * the branch goes one way. */
 #define PCT_ASCII_RUN 4
 PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int full,
                                   const pct_set *keep, unsigned flags,
                                   const pct_block_tables *tables, pct_block_set kept_set,
                                   uint8_t **out, uint64_t *carry, uint64_t *kept_carry,
-                                  pct_block *tail, size_t *ascii_run, pct_decode_block written[2],
-                                  size_t *n, uint64_t *percents_out)
+                                  pct_block *tail, int ascii_runs, size_t *ascii_run,
+                                  pct_decode_block written[2], size_t *n, uint64_t *percents_out)
 {
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
     const int normalize = (flags & PCT_INTERNAL_NORMALIZE) != 0;
@@ -156,8 +157,16 @@ PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int 
     const pct_block packed = block_compact(decoded, output);
     *n = (size_t)__builtin_popcountll(output);
     if (check) {
-        const int ascii = block_high(decoded) == 0;
-        if (*ascii_run >= PCT_ASCII_RUN && ascii) {
+        const int ascii = ascii_runs && block_high(decoded) == 0;
+        size_t skip = 0;
+        if (ascii_runs) {
+            /* One branch on both, taken one way in and out of runs; not
+             * one on `ascii`, which mixed text mispredicts: the compiler
+             * is kept from splitting it. */
+            skip = (size_t)(*ascii_run >= PCT_ASCII_RUN) & (size_t)ascii;
+            __asm__("" : "+r"(skip));
+        }
+        if (skip) {
             *tail = block_zero();
         } else {
             if (block_utf8_errors(packed, *n, *tail, tables))
@@ -165,7 +174,8 @@ PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int 
             *tail = block_utf8_tail(*tail, packed, *n);
             decode_written(written, i, output, *n);
         }
-        *ascii_run = (*ascii_run + 1) & (0 - (size_t)ascii); /* no branch */
+        if (ascii_runs)
+            *ascii_run = (*ascii_run + 1) & (0 - (size_t)ascii); /* no branch */
     }
     /* A block with 64 input bytes has 64 bytes of room: its output starts
      * no later than its input, which dst has room for. */
@@ -176,15 +186,16 @@ PCT_BLOCK_INLINE int decode_block(const uint8_t *src, size_t len, size_t i, int 
     return 0;
 }
 
-/* dense_runs: try block_decode_dense after a block of escapes only (worth
- * its per-block test and its call only on long inputs). percent_words:
- * NULL, or where each block's '%' mask goes (a word per 64 bytes of src);
- * only with dense_runs 0 and no flag that can hand over to the scalar
- * routine (0 or PCT_PLUS, no keep), so that every block starts at a
- * multiple of 64. */
+/* long_input: do what pays only on long inputs, for its per-block tests:
+ * try block_decode_dense after a block of escapes only, and skip the UTF-8
+ * check in runs of ASCII blocks (a run takes PCT_ASCII_RUN blocks to
+ * start). percent_words: NULL, or where each block's '%' mask goes (a word
+ * per 64 bytes of src); only with long_input 0 and no flag that can hand
+ * over to the scalar routine (0 or PCT_PLUS, no keep), so that every block
+ * starts at a multiple of 64. */
 PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t *dst,
                                         const pct_set *keep, unsigned flags, size_t *consumed,
-                                        int dense_runs, uint64_t *percent_words)
+                                        int long_input, uint64_t *percent_words)
 {
     const int final = consumed == NULL;
     const int check = (flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) != 0;
@@ -200,16 +211,16 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
     size_t i = 0, window = PCT_WINDOW_MIN, n;
     pct_result r;
 #ifndef PCT_BLOCK_DENSE
-    (void)dense_runs;
+    (void)long_input;
 #else
-    const int dense_ok = dense_runs && keep == NULL && !(flags & PCT_INTERNAL_NORMALIZE);
+    const int dense_ok = long_input && keep == NULL && !(flags & PCT_INTERNAL_NORMALIZE);
 #endif
     while (i < len) {
         /* Full blocks, with plain loads and stores: the loop is short, and
          * its length here is its speed. */
         while (len - i >= 64 + PCT_SCAN_AHEAD) {
             if (decode_block(src, len, i, 1, keep, flags, &tables, kept_set, &out, &carry,
-                             &kept_carry, &tail, &ascii_run, written, &n,
+                             &kept_carry, &tail, long_input, &ascii_run, written, &n,
                              percent_words ? percent_words + i / 64 : NULL))
                 goto hand_over;
             i += 64;
@@ -239,7 +250,7 @@ PCT_BLOCK_INLINE pct_result decode_body(const uint8_t *src, size_t len, uint8_t 
         /* The last bytes: partial blocks, masked loads and stores. */
         while (i < len) {
             if (decode_block(src, len, i, 0, keep, flags, &tables, kept_set, &out, &carry,
-                             &kept_carry, &tail, &ascii_run, written, &n,
+                             &kept_carry, &tail, long_input, &ascii_run, written, &n,
                              percent_words ? percent_words + i / 64 : NULL))
                 goto hand_over;
             i += 64;
