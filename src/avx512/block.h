@@ -343,6 +343,16 @@ PCT_BLOCK_INLINE uint64_t block_utf8_errors(pct_block cur, size_t n, pct_block t
     return _mm512_mask_cmpneq_epi8_mask(counted, pairs, continuation_expected);
 }
 
+/* Not 0 when the output that tail ends (its last 64 bytes) may end inside
+ * a sequence: its last byte a lead byte, the one before that of a 3- or
+ * 4-byte sequence, or the one before that of a 4-byte one. */
+PCT_BLOCK_INLINE uint64_t block_utf8_unfinished(pct_block tail)
+{
+    const pct_block highest_finished = _mm512_set_epi64((long long)0xBFDFEFFFFFFFFFFFull, -1, -1,
+                                                        -1, -1, -1, -1, -1); /* bytes 63, 62, 61 */
+    return _mm512_cmpgt_epu8_mask(tail, highest_finished);
+}
+
 /* The new tail after n bytes of cur were written: its last 64 bytes. */
 PCT_BLOCK_INLINE pct_block block_utf8_tail(pct_block tail, pct_block cur, size_t n)
 {
