@@ -465,12 +465,12 @@ int main(void)
     }
     section("random inputs up to 1 MiB", &t);
 
-    /* 8. UTF-8 after runs of 0 to 9 ASCII blocks: one to three sequences
+    /* 8. UTF-8 after runs of 0 to 25 ASCII blocks: one to three sequences
      * (escaped, written as they are, or both: a 3-byte one may be an escape,
      * a byte, an escape) starting at every offset around the block after
      * the run, so that they cross its boundaries; the input cut inside them
      * and at random lengths after them. */
-    static const size_t runs[] = {0, 1, 4, 5, 9};
+    static const size_t runs[] = {0, 1, 4, 5, 16, 17, 18, 25};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         for (size_t at = 0; at<72; at += (size_t)scale> 1 ? 5 : 1) {
             uint8_t *src = inbuf + rng_below(64);
