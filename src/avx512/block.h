@@ -26,7 +26,11 @@ typedef __m512i pct_block_set; /* the 32 bytes of a pct_set, in both halves */
 typedef struct pct_block_tables {
     __m512i hex_entries; /* pct_hex_entry_table */
     __m512i bit_of;      /* pct_bit_of_table */
-    __m512i utf8_prev_high, utf8_prev_low, utf8_cur_high;
+    /* The UTF-8 lookups (tables.h) as 64-entry tables (block_utf8_errors),
+     * the permute indexes of block_before, and the constants of the check
+     * (block_opaque_set1). */
+    __m512i utf8_prev_high, utf8_prev_low, utf8_cur_high, utf8_before[3];
+    __m512i utf8_third, utf8_fourth, utf8_bit7, utf8_bit6; /* 0x60, 0x70, 0x80, 0x40 */
     __m512i hex_digits;        /* pct_hex_digit_table, in each 16-byte lane */
     __m512i triplet_index[3];  /* pct_encode_triplet_index */
     __m512i triplet_digits[3]; /* pct_encode_triplet_digits */
@@ -53,14 +57,30 @@ PCT_BLOCK_INLINE __m512i block_broadcast16(const uint8_t *table)
     return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)table));
 }
 
+/* c in every byte, as a value the compiler cannot see through: kept in a
+ * register (or reloaded) in a loop, rather than broadcast again from a
+ * general register each time it is used, a shuffle each on Zen 4. */
+PCT_BLOCK_INLINE __m512i block_opaque_set1(uint8_t c)
+{
+    __m512i v = _mm512_set1_epi8((char)c);
+    __asm__("" : "+v"(v));
+    return v;
+}
+
 PCT_BLOCK_INLINE pct_block_tables block_tables_load(void)
 {
     const pct_block_tables t = {
         _mm512_loadu_si512((const void *)pct_hex_entry_table),
         _mm512_loadu_si512((const void *)pct_bit_of_table),
-        block_broadcast16(pct_utf8_prev_high),
-        block_broadcast16(pct_utf8_prev_low),
-        block_broadcast16(pct_utf8_cur_high),
+        block_load(pct_utf8_prev_high_64),
+        block_load(pct_utf8_prev_low_64),
+        block_load(pct_utf8_cur_high_64),
+        {block_load(pct_index_table + 63), block_load(pct_index_table + 62),
+         block_load(pct_index_table + 61)},
+        block_opaque_set1(0x60),
+        block_opaque_set1(0x70),
+        block_opaque_set1(0x80),
+        block_opaque_set1(0x40),
         block_broadcast16(pct_hex_digit_table),
         {block_load(pct_encode_triplet_index[0]), block_load(pct_encode_triplet_index[1]),
          block_load(pct_encode_triplet_index[2])},
@@ -271,43 +291,50 @@ PCT_BLOCK_INLINE int block_decode_dense(const uint8_t *s, pct_block *bytes,
 }
 /* ---- UTF-8 (tables and reasoning in simd_shared/tables.h) --------------------- */
 
-/* The 16 bytes before each 16-byte lane of cur: the last lane of tail, then
- * cur's first three lanes. */
-PCT_BLOCK_INLINE pct_block block_lanes_before(pct_block tail, pct_block cur)
+/* The bytes k = 1..3 before each byte of cur: the last k of tail, then cur's
+ * first 64 - k. One two-register permute each. */
+PCT_BLOCK_INLINE pct_block block_before(pct_block tail, pct_block cur, int k,
+                                        const pct_block_tables *t)
 {
-    return _mm512_alignr_epi64(cur, tail, 6);
+    return _mm512_permutex2var_epi8(tail, t->utf8_before[k - 1], cur);
 }
-/* The bytes before each byte of cur, k = 1..3 back (lanes: block_lanes_before):
- * one in-lane byte shift each, cheaper here than a two-register byte permute. */
-PCT_BLOCK_INLINE pct_block block_before(pct_block lanes, pct_block cur, int k)
-{
-    switch (k) {
-    case 1:
-        return _mm512_alignr_epi8(cur, lanes, 15);
-    case 2:
-        return _mm512_alignr_epi8(cur, lanes, 14);
-    default:
-        return _mm512_alignr_epi8(cur, lanes, 13);
-    }
-}
-/* The bytes of cur that make ill-formed UTF-8 with what precedes them (the
- * end of tail, then cur itself). A sequence cut off at the end of cur is no
- * error here: its continuation is checked with the next block. */
-PCT_BLOCK_INLINE uint64_t block_utf8_errors(pct_block cur, pct_block tail,
+
+/* Whether any of the first n bytes of cur is ill-formed UTF-8 with what
+ * precedes it (the end of tail, then cur itself): a mask of them. A
+ * sequence cut off at the end is no error here: its continuation is
+ * checked with the next block.
+ *
+ * All in vectors up to one mask: on Zen 4 a move between a mask register
+ * and a general one costs 2 cycles, more than a permute. The lookups of
+ * tables.h are 64-entry permutes (vpermb reads the low 6 bits of an index:
+ * the high nibble's tables are indexed by the byte shifted right by 2, and
+ * no index is masked); the first n bytes are those whose index k + 64 - n
+ * is below 64. */
+PCT_BLOCK_INLINE uint64_t block_utf8_errors(pct_block cur, size_t n, pct_block tail,
                                             const pct_block_tables *t)
 {
-    const pct_block lanes = block_lanes_before(tail, cur);
-    const pct_block prev1 = block_before(lanes, cur, 1), prev2 = block_before(lanes, cur, 2),
-                    prev3 = block_before(lanes, cur, 3);
+    const pct_block prev1 = block_before(tail, cur, 1, t), prev2 = block_before(tail, cur, 2, t),
+                    prev3 = block_before(tail, cur, 3, t);
     const pct_block pairs = _mm512_ternarylogic_epi32(
-        _mm512_shuffle_epi8(t->utf8_prev_high, block_high_nibbles(prev1)),
-        _mm512_shuffle_epi8(t->utf8_prev_low, _mm512_and_si512(prev1, _mm512_set1_epi8(0x0F))),
-        _mm512_shuffle_epi8(t->utf8_cur_high, block_high_nibbles(cur)), 0x80); /* a & b & c */
-    const pct_block continuation_expected =
-        _mm512_ternarylogic_epi32(_mm512_subs_epu8(prev2, _mm512_set1_epi8(0x60)),
-                                  _mm512_subs_epu8(prev3, _mm512_set1_epi8(0x70)),
-                                  _mm512_set1_epi8((char)0x80), 0xA8); /* (a | b) & c */
-    return _mm512_cmpneq_epi8_mask(pairs, continuation_expected);
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(prev1, 2), t->utf8_prev_high),
+        _mm512_permutexvar_epi8(prev1, t->utf8_prev_low),
+        _mm512_permutexvar_epi8(_mm512_srli_epi16(cur, 2), t->utf8_cur_high), 0x80); /* a & b & c */
+    const pct_block continuation_expected = _mm512_ternarylogic_epi32(
+        _mm512_subs_epu8(prev2, t->utf8_third), _mm512_subs_epu8(prev3, t->utf8_fourth),
+        t->utf8_bit7, 0xA8); /* (a | b) & c */
+    const uint64_t counted =
+        _mm512_testn_epi8_mask(block_load(pct_index_table + 64 - n), t->utf8_bit6);
+    return _mm512_mask_cmpneq_epi8_mask(counted, pairs, continuation_expected);
+}
+
+/* Not 0 when the output that tail ends (its last 64 bytes) may end inside
+ * a sequence: its last byte a lead byte, the one before that of a 3- or
+ * 4-byte sequence, or the one before that of a 4-byte one. */
+PCT_BLOCK_INLINE uint64_t block_utf8_unfinished(pct_block tail)
+{
+    const pct_block highest_finished = _mm512_set_epi64((long long)0xBFDFEFFFFFFFFFFFull, -1, -1,
+                                                        -1, -1, -1, -1, -1); /* bytes 63, 62, 61 */
+    return _mm512_cmpgt_epu8_mask(tail, highest_finished);
 }
 
 /* The new tail after n bytes of cur were written: its last 64 bytes. */

@@ -50,7 +50,7 @@ PCT_BLOCK_INLINE int encode_classify(encode_block *e, const uint8_t *s, size_t l
         literal = block_set_where(literal, spaces, '+');
     }
     if (check) {
-        if (block_utf8_errors(b.text, *tail, t) & b.valid)
+        if (block_utf8_errors(b.text, e->count, *tail, t))
             return 1;
         *tail = block_utf8_tail(*tail, b.text, e->count);
     }

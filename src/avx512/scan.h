@@ -61,9 +61,13 @@ PCT_BLOCK_INLINE void scan_text(pct_scan *b, const uint8_t *s, size_t left)
 }
 
 /* Stores the last 64 bytes written (a UTF-8 check's tail) to last, and
- * returns how many of them at the end form an unfinished sequence. */
+ * returns how many of them at the end form an unfinished sequence. Most
+ * tails end in a finished one, which a compare tells without the store
+ * (whose bytes, loaded one at a time, wait for it: no forwarding). */
 PCT_BLOCK_INLINE size_t tail_unfinished(pct_block tail, uint8_t last[64])
 {
+    if (!block_utf8_unfinished(tail))
+        return 0;
     block_store(last, tail);
     return pct_utf8_unfinished(last, 64);
 }

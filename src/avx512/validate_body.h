@@ -39,7 +39,7 @@ PCT_BLOCK_INLINE pct_result validate_body(const uint8_t *src, size_t len, const 
         if (check) {
             const pct_block packed =
                 block_compact(block_select(b.escapes, b.bytes, b.text), output);
-            if (block_utf8_errors(packed, tail, &tables) & block_low_bits(n))
+            if (block_utf8_errors(packed, n, tail, &tables))
                 break;
             tail = block_utf8_tail(tail, packed, n);
             pct_decode_point_block(&p, i, output, n);
@@ -69,7 +69,7 @@ PCT_BLOCK_INLINE pct_result validate_utf8_body(const uint8_t *src, size_t len)
         const size_t left = len - i;
         const size_t count = left < 64 ? left : 64;
         const pct_block text = left >= 64 ? block_load(src + i) : block_load_n(src + i, left);
-        if (block_utf8_errors(text, tail, &tables) & block_low_bits(count))
+        if (block_utf8_errors(text, count, tail, &tables))
             break;
         tail = block_utf8_tail(tail, text, count);
         i += count;

@@ -87,6 +87,13 @@ extern const uint8_t pct_bit_of_table[64];
 extern const uint8_t pct_utf8_prev_high[16];
 extern const uint8_t pct_utf8_prev_low[16];
 extern const uint8_t pct_utf8_cur_high[16];
+/* The same as 64-entry tables, for a 64-entry permute (AVX-512 vpermb, which
+ * reads the low 6 bits of an index): a high nibble's by the byte shifted
+ * right by 2 (entry k: nibble k / 4), the low nibble's by the byte itself
+ * (entry k: nibble k % 16). */
+extern const uint8_t pct_utf8_prev_high_64[64];
+extern const uint8_t pct_utf8_prev_low_64[64];
+extern const uint8_t pct_utf8_cur_high_64[64];
 
 /* Compaction by tables (the SIMD implementations without a compress
  * instruction): for the 8-bit mask k of the bytes of an 8-byte group that

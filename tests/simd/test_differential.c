@@ -11,7 +11,10 @@
  *   - adversarial tails: '%', "%4", "%G1", "%%41", %u..., UTF-8 fragments at
  *     the last positions of 16/32/64-byte blocks and of the input;
  *   - ill-formed UTF-8 at every position of a block, raw and escaped;
- *   - dense escapes, plain text, and random inputs up to 1 MiB.
+ *   - dense escapes, plain text, and random inputs up to 1 MiB;
+ *   - UTF-8 sequences, each byte escaped or not, after runs of ASCII blocks
+ *     (which a check may skip), at every offset of a block and cut at
+ *     every length.
  * Short loops cycle through the (operation, flags, set) combinations; the
  * adversarial inputs run all of them.
  */
@@ -164,6 +167,59 @@ static void check_utf8(const uint8_t *src, size_t len)
     for (size_t k = 0; k < n_combos; k++)
         if (combos[k].flags & (PCT_UTF8 | PCT_UTF8_REPLACE))
             check_combo(&combos[k], src, len);
+}
+
+/* The decoders with a UTF-8 check (no keep set, or '/'), and the
+ * validators with one: what a sequence after runs of ASCII blocks tests. */
+static void check_utf8_decode(const uint8_t *src, size_t len)
+{
+    for (size_t k = 0; k < n_combos; k++) {
+        const combo *c = &combos[k];
+        const int decode =
+            c->op == OP_DECODE || c->op == OP_DECODE_PARTIAL || c->op == OP_DECODE_IN_PLACE;
+        if (!(c->flags & (PCT_UTF8 | PCT_UTF8_REPLACE)) ||
+            (c->flags & (PCT_PERCENT_U | PCT_INTERNAL_NORMALIZE)))
+            continue;
+        if ((decode && (c->set == KEEP_NULL || c->set == KEEP_SLASH)) ||
+            (c->op == OP_VALIDATE && c->set == 0))
+            check_combo(c, src, len);
+    }
+}
+
+/* ASCII text with ASCII escapes and '+', no stray '%'. */
+static size_t gen_ascii_text(uint8_t *out, size_t len)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyz0123456789-._~/=&+";
+    size_t i = 0;
+    while (i < len) {
+        if (i + 3 <= len && rng_below(12) == 0) {
+            out[i++] = '%';
+            out[i++] = (uint8_t)hex_digit((unsigned)rng_below(8)); /* 00-7F */
+            out[i++] = (uint8_t)hex_digit((unsigned)rng_below(16));
+        } else {
+            out[i++] = (uint8_t)plain[rng_below(sizeof plain - 1)];
+        }
+    }
+    return i;
+}
+
+/* A UTF-8 sequence, ill-formed one time in three, each of its bytes escaped
+ * or written as it is at random. Returns the input bytes written. */
+static size_t gen_mixed_utf8(uint8_t *out)
+{
+    uint8_t u[4];
+    const size_t k = gen_utf8(u, rng_below(3) == 0);
+    size_t n = 0;
+    for (size_t j = 0; j < k; j++) {
+        if (rng_below(2)) {
+            out[n++] = '%';
+            out[n++] = (uint8_t)hex_digit(u[j] >> 4);
+            out[n++] = (uint8_t)hex_digit(u[j]);
+        } else {
+            out[n++] = u[j];
+        }
+    }
+    return n;
 }
 
 /* `rounds` combinations of each operation, taken in turn across calls so
@@ -408,6 +464,30 @@ int main(void)
         check_some(src, len, quick ? 1 : 2);
     }
     section("random inputs up to 1 MiB", &t);
+
+    /* 8. UTF-8 after runs of 0 to 25 ASCII blocks: one to three sequences
+     * (escaped, written as they are, or both: a 3-byte one may be an escape,
+     * a byte, an escape) starting at every offset around the block after
+     * the run, so that they cross its boundaries; the input cut inside them
+     * and at random lengths after them. */
+    static const size_t runs[] = {0, 1, 4, 5, 16, 17, 18, 25};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        for (size_t at = 0; at<72; at += (size_t)scale> 1 ? 5 : 1) {
+            uint8_t *src = inbuf + rng_below(64);
+            const size_t start = runs[r] * 64 + at - (at < 8 ? at : 8);
+            size_t n = gen_ascii_text(src, start);
+            for (size_t k = 1 + rng_below(3); k > 0; k--)
+                n += gen_mixed_utf8(src + n);
+            const size_t end = n;
+            n += gen_ascii_text(src + n, 70);
+            check_utf8_decode(src, n);
+            for (size_t cut = start + 1; cut <= end; cut++)
+                check_utf8_decode(src, cut);
+            for (int k = 0; k < 3; k++)
+                check_utf8_decode(src, end + 1 + rng_below(69));
+        }
+    }
+    section("UTF-8 after runs of ASCII blocks", &t);
 
     printf("test_differential: %zu checks, %zu failures: %s\n", checks, failures,
            failures ? "FAILED" : "OK");
