@@ -63,6 +63,22 @@ PCT_BLOCK_INLINE int encode_classify(encode_block *e, const uint8_t *s, size_t l
     return 0;
 }
 
+/* From i, blocks whose every byte is escaped (UTF-8 text with the usual
+ * sets), while 128 more input bytes follow them: each one 192 bytes from
+ * fixed permutes, with nothing else to track. Returns where the run ends. */
+PCT_BLOCK_INLINE size_t encode_dense_run(const uint8_t *src, size_t len, size_t i, uint8_t **out,
+                                         pct_block_set in_set, const pct_block_tables *t)
+{
+    while (len - i >= 64 + 128) {
+        const pct_block text = block_load(src + i);
+        if (~block_in_set(text, in_set, t) != 0)
+            break;
+        *out = block_encode_store(*out, text, text, ~0ull, 64, 1, t);
+        i += 64;
+    }
+    return i;
+}
+
 /* Blocks classified at a time while 128 more input bytes follow them (then
  * every store may write 64 bytes). */
 #define ENCODE_GROUP 4
@@ -102,6 +118,10 @@ PCT_BLOCK_INLINE pct_result encode_body(const uint8_t *src, size_t len, uint8_t 
         i += 64 * (size_t)good;
         if (good < ENCODE_GROUP)
             return pct_encode_handover(src, len, dst, i, out, carry, set, flags, consumed);
+        /* escapes only so far: maybe a run of them (no UTF-8 check, kept
+         * escapes or '+' for spaces to track in it) */
+        if (!check && !keep_escapes && !plus && e[ENCODE_GROUP - 1].escaped == ~0ull)
+            i = encode_dense_run(src, len, i, &out, in_set, &tables);
     }
     while (i < len) {
         const size_t left = len - i;
