@@ -11,7 +11,8 @@
  * run with run 1's options hands records to a callback instead (records):
  * one per input line, numbered from 1, its text the line's (without the
  * newline, or CR LF); the value functions run on every field and request part and
- * give UTF-8 unless --bytes (values). */
+ * give UTF-8 unless --bytes (values). With the TSV writer, run 1 again with
+ * the cells writer gives its rows cell for cell (cells, logs_fuzz_cells.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,11 +146,12 @@ static void run_records(const struct logs_fuzz_opts *o, const uint8_t *fed, size
     logs_fuzz_out_free(&out);
 }
 
-/* Run k: the text fed whole (k 0) or in chunks (k 1). */
+/* Run k: the text fed whole (k 0) or in chunks (k 1), written by the
+ * options' writer (table 0) or the table writer `table`. */
 static void run(const struct logs_fuzz_opts *o, int k, const uint8_t *t, size_t n,
-                struct logs_fuzz_out *out)
+                struct logs_fuzz_out *out, int table)
 {
-    struct log_session *s = logs_fuzz_session(o, k, out);
+    struct log_session *s = logs_fuzz_session_table(o, k, out, table);
     if (s == NULL) {
         out->status = -100; /* the options were refused: both runs alike */
         return;
@@ -183,13 +185,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n;
     uint8_t *text = logs_fuzz_text(&o, payload, payload_len, &n);
     struct logs_fuzz_out a, b;
-    run(&o, 0, text, n, &a);
+    run(&o, 0, text, n, &a, 0);
     if (a.status != -100)
         logs_fuzz_check(&o, "run 1 (fed whole)", text, n, &a);
-    run(&o, 1, text, n, &b);
+    run(&o, 1, text, n, &b, 0);
     if (b.status != -100)
         logs_fuzz_check(&o, "run 2 (fed in chunks)", text, n, &b);
     logs_fuzz_same(&o, "same", "run 1 (fed whole)", &a, "run 2 (fed in chunks)", &b);
+    if (o.writer == 2 && a.status != -100) {
+        /* the same rows as cells (read_frame's writer, log_cells.h) */
+        struct logs_fuzz_out c;
+        run(&o, 0, text, n, &c, 'b');
+        if (c.status == a.status && (a.status == 0 || a.status == 1))
+            logs_fuzz_cells_same(&o, &a, &c, o.header);
+        logs_fuzz_out_free(&c);
+    }
     if (o.variant & 1) {
         size_t m;
         uint8_t *t = logs_fuzz_without_holes(text, n, &m);

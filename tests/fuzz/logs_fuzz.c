@@ -337,6 +337,12 @@ static void on_message(void *ctx, const char *line)
 struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
                                       struct logs_fuzz_out *out)
 {
+    return logs_fuzz_session_table(o, k, out, 0);
+}
+
+struct log_session *logs_fuzz_session_table(const struct logs_fuzz_opts *o, int k,
+                                            struct logs_fuzz_out *out, int table)
+{
     struct log_options opts;
     char *argv[LOGS_FUZZ_MAX_ARGS + 1];
     char *files[LOGS_FUZZ_MAX_ARGS + 1];
@@ -351,6 +357,10 @@ struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
         logs_fuzz_violation(o, "options", "pct_use_implementation(%s) failed", o->impl[k]);
     opts.cfg.threads = o->threads[k];
     opts.cfg.chunk = o->chunk[k];
+    if (table != 0) {
+        opts.cfg.table = table;
+        opts.cfg.header = 0;
+    }
     memset(out, 0, sizeof *out);
     struct log_session *s = log_session_new();
     if (s == NULL)

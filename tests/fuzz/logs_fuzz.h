@@ -137,6 +137,15 @@ uint8_t *logs_fuzz_without_holes(const uint8_t *t, size_t n, size_t *m);
  * does not compile). */
 struct log_session *logs_fuzz_session(const struct logs_fuzz_opts *o, int k,
                                       struct logs_fuzz_out *out);
+/* The same with the table writer `table` ('b': cells, log_cells.h) instead
+ * of the options' writer, and no header; 0: the options' own. */
+struct log_session *logs_fuzz_session_table(const struct logs_fuzz_opts *o, int k,
+                                            struct logs_fuzz_out *out, int table);
+/* The cells of a run (logs_fuzz_session_table 'b') are the TSV writer's
+ * rows of the same run cell for cell (logs_fuzz_cells.c); header: the TSV
+ * run wrote one. */
+void logs_fuzz_cells_same(const struct logs_fuzz_opts *o, const struct logs_fuzz_out *tsv,
+                          const struct logs_fuzz_out *cells, int header);
 /* Frees the session, keeping its status and error in out. */
 void logs_fuzz_end(struct log_session *s, struct logs_fuzz_out *out, int status);
 
