@@ -446,11 +446,8 @@ struct chunk {
 };
 
 struct run {
-    struct log_session *s;
-    PyObject *file; /* fed from, when not NULL */
+    struct logs_background bg; /* bg.changed: a chunk in, a chunk out, done, stop */
     struct frame *f;
-    pthread_mutex_t lock;
-    pthread_cond_t changed; /* a chunk in, a chunk out, done, stop */
     struct chunk queue[QUEUE_CHUNKS];
     size_t head, count;
     /* Buffers the caller is done with, for the next chunks: fresh memory
@@ -458,7 +455,6 @@ struct run {
     struct chunk spare[QUEUE_CHUNKS + 1];
     size_t spares;
     int stop; /* the caller gave up (an error, a signal) */
-    int done, result;
 };
 
 /* The output callback, on an engine thread: the chunk copied (into a
@@ -468,10 +464,10 @@ static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
     (void)lines;
     struct run *r = ctx;
     struct chunk c = {NULL, 0, 0};
-    pthread_mutex_lock(&r->lock);
+    pthread_mutex_lock(&r->bg.lock);
     if (r->spares > 0)
         c = r->spare[--r->spares];
-    pthread_mutex_unlock(&r->lock);
+    pthread_mutex_unlock(&r->bg.lock);
     if (c.cap < n) {
         free(c.p);
         c.cap = n > (size_t)1 << 16 ? n : (size_t)1 << 16;
@@ -480,32 +476,19 @@ static int on_rows(void *ctx, const char *p, size_t n, uint64_t lines)
     }
     memcpy(c.p, p, n);
     c.n = n;
-    pthread_mutex_lock(&r->lock);
+    pthread_mutex_lock(&r->bg.lock);
     while (r->count == QUEUE_CHUNKS && !r->stop)
-        pthread_cond_wait(&r->changed, &r->lock);
+        pthread_cond_wait(&r->bg.changed, &r->bg.lock);
     const int stop = r->stop;
     if (!stop) {
         r->queue[(r->head + r->count) % QUEUE_CHUNKS] = c;
         r->count++;
-        pthread_cond_broadcast(&r->changed);
+        pthread_cond_broadcast(&r->bg.changed);
     }
-    pthread_mutex_unlock(&r->lock);
+    pthread_mutex_unlock(&r->bg.lock);
     if (stop)
         free(c.p);
     return stop ? 2 : 0;
-}
-
-static void *run_main(void *arg)
-{
-    struct run *r = arg;
-    int result =
-        r->file != NULL ? logs_feed_file(r->s, r->file, NULL, r->f->exc) : log_session_run(r->s);
-    pthread_mutex_lock(&r->lock);
-    r->result = result;
-    r->done = 1;
-    pthread_cond_broadcast(&r->changed);
-    pthread_mutex_unlock(&r->lock);
-    return NULL;
 }
 
 /* Makes the columns of the queued chunks until the run ends, then joins
@@ -519,22 +502,22 @@ static int run_consume(struct run *r, pthread_t thread)
     for (;;) {
         struct chunk c = {NULL, 0, 0};
         int done;
-        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->lock);
+        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->bg.lock);
         if (used.p != NULL && r->spares < QUEUE_CHUNKS + 1) {
             r->spare[r->spares++] = used;
             used.p = NULL;
         }
-        if (r->count == 0 && !r->done) {
-            logs_wait_briefly(&r->changed, &r->lock);
+        if (r->count == 0 && !r->bg.done) {
+            logs_wait_briefly(&r->bg.changed, &r->bg.lock);
         }
         if (r->count > 0) {
             c = r->queue[r->head];
             r->head = (r->head + 1) % QUEUE_CHUNKS;
             r->count--;
-            pthread_cond_broadcast(&r->changed);
+            pthread_cond_broadcast(&r->bg.changed);
         }
-        done = r->done && r->count == 0 && c.p == NULL;
-        pthread_mutex_unlock(&r->lock);
+        done = r->bg.done && r->count == 0 && c.p == NULL;
+        pthread_mutex_unlock(&r->bg.lock);
         Py_END_ALLOW_THREADS free(used.p);
         used = c;
         if (done)
@@ -550,13 +533,13 @@ static int run_consume(struct run *r, pthread_t thread)
         if (!failed && PyErr_CheckSignals() != 0)
             failed = 2;
         if (failed) {
-            pthread_mutex_lock(&r->lock);
+            pthread_mutex_lock(&r->bg.lock);
             if (!r->stop) {
                 r->stop = 1;
-                pthread_cond_broadcast(&r->changed);
+                pthread_cond_broadcast(&r->bg.changed);
             }
-            pthread_mutex_unlock(&r->lock);
-            log_session_interrupt(r->s, 2);
+            pthread_mutex_unlock(&r->bg.lock);
+            log_session_interrupt(r->bg.s, 2);
         }
     }
     Py_BEGIN_ALLOW_THREADS pthread_join(thread, NULL);
@@ -598,8 +581,8 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
     struct logs_messages msgs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
     struct run r = {0};
     struct frame *f = calloc(1, sizeof *f);
-    pthread_mutex_init(&r.lock, NULL);
-    pthread_cond_init(&r.changed, NULL);
+    pthread_mutex_init(&r.bg.lock, NULL);
+    pthread_cond_init(&r.bg.changed, NULL);
     if (f == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -639,17 +622,18 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
             goto done;
         }
     }
-    r.s = logs_session_from(opts, 0, fields, 'b');
-    if (r.s == NULL)
+    r.bg.s = logs_session_from(opts, 0, fields, 'b');
+    if (r.bg.s == NULL)
         goto done;
-    log_session_messages(r.s, logs_on_message, &msgs);
-    log_session_output_callback(r.s, on_rows, &r);
+    log_session_messages(r.bg.s, logs_on_message, &msgs);
+    log_session_output_callback(r.bg.s, on_rows, &r);
     if (file != NULL && file != Py_None)
-        r.file = file;
-    else if (logs_session_add_input(r.s, path, fd, name) != 0)
+        r.bg.file = file;
+    else if (logs_session_add_input(r.bg.s, path, fd, name) != 0)
         goto done;
+    r.bg.exc = f->exc;
     pthread_t thread;
-    int rc = pthread_create(&thread, NULL, run_main, &r);
+    int rc = pthread_create(&thread, NULL, logs_background_main, &r.bg);
     if (rc != 0) {
         errno = rc;
         PyErr_SetFromErrno(PyExc_OSError);
@@ -666,26 +650,26 @@ static PyObject *logs_frame(PyObject *self, PyObject *args, PyObject *kwds)
         free(f->cols[i].cache);
         f->cols[i].cache = NULL;
     }
-    PyObject *m = logs_message_text(&msgs, log_session_error(r.s), r.result);
+    PyObject *m = logs_message_text(&msgs, log_session_error(r.bg.s), r.bg.result);
     PyObject *capsule = m != NULL ? PyCapsule_New(f, FRAME_CAPSULE, frame_capsule_free) : NULL;
     if (capsule != NULL) {
         size_t rows = f->rows;
         f = NULL; /* the capsule's */
         out = Py_BuildValue("(NKKKiN)", capsule, (unsigned long long)rows,
                             (unsigned long long)r.f->unparsed, (unsigned long long)r.f->directives,
-                            logs_exit_status(r.result), m);
+                            logs_exit_status(r.bg.result), m);
     } else {
         Py_XDECREF(m);
     }
 done:
-    log_session_free(r.s);
+    log_session_free(r.bg.s);
     if (f != NULL) {
         frame_free(f);
         free(f);
     }
     free(msgs.text);
-    pthread_mutex_destroy(&r.lock);
-    pthread_cond_destroy(&r.changed);
+    pthread_mutex_destroy(&r.bg.lock);
+    pthread_cond_destroy(&r.bg.changed);
     Py_XDECREF(path);
     return out;
 }

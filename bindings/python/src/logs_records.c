@@ -496,6 +496,19 @@ int logs_feed_file(struct log_session *s, PyObject *file, atomic_int *stop, PyOb
     return log_session_finish(s);
 }
 
+void *logs_background_main(void *arg)
+{
+    struct logs_background *b = arg;
+    int result =
+        b->file != NULL ? logs_feed_file(b->s, b->file, NULL, b->exc) : log_session_run(b->s);
+    pthread_mutex_lock(&b->lock);
+    b->result = result;
+    b->done = 1;
+    pthread_cond_broadcast(&b->changed);
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
 static void *reader_main(void *arg)
 {
     Reader *rd = arg;

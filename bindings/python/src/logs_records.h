@@ -54,6 +54,21 @@ PyObject *logs_message_text(struct logs_messages *m, const char *error, int resu
  * interrupts the run. */
 int logs_feed_file(struct log_session *s, PyObject *file, atomic_int *stop, PyObject *exc[3]);
 
+/* A session run on a thread of its own (logs_background_main): fed from
+ * file's read() when file is not NULL (its exception kept in exc, three
+ * PyObject pointers), else from the session's inputs. When it ends, result
+ * (as log_session_run) and done are set under lock and changed is
+ * broadcast. */
+struct logs_background {
+    struct log_session *s;
+    PyObject *file;
+    PyObject **exc;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int done, result;
+};
+void *logs_background_main(void *arg);
+
 /* Waits on changed (lock held) for at most 0.1 s, so that a waiting
  * consumer looks at Ctrl-C (the signal handlers run) that often. */
 void logs_wait_briefly(pthread_cond_t *changed, pthread_mutex_t *lock);

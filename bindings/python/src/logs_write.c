@@ -16,26 +16,9 @@
 #include "logs_records.h"
 
 struct write_run {
-    struct log_session *s;
-    PyObject *file; /* fed from its read(), or NULL */
-    PyObject *exc[3];
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    int done, result;
+    struct logs_background bg;
+    PyObject *exc[3]; /* bg.exc: the file object's read() raised */
 };
-
-static void *write_main(void *arg)
-{
-    struct write_run *r = arg;
-    int result =
-        r->file != NULL ? logs_feed_file(r->s, r->file, NULL, r->exc) : log_session_run(r->s);
-    pthread_mutex_lock(&r->lock);
-    r->result = result;
-    r->done = 1;
-    pthread_cond_broadcast(&r->changed);
-    pthread_mutex_unlock(&r->lock);
-    return NULL;
-}
 
 /* Waits for the run; -1 when a signal handler raised (the run is then
  * stopped, and joined). */
@@ -44,15 +27,15 @@ static int write_wait(struct write_run *r, pthread_t thread)
     int raised = 0;
     for (;;) {
         int done;
-        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->lock);
-        if (!r->done)
-            logs_wait_briefly(&r->changed, &r->lock);
-        done = r->done;
-        pthread_mutex_unlock(&r->lock);
+        Py_BEGIN_ALLOW_THREADS pthread_mutex_lock(&r->bg.lock);
+        if (!r->bg.done)
+            logs_wait_briefly(&r->bg.changed, &r->bg.lock);
+        done = r->bg.done;
+        pthread_mutex_unlock(&r->bg.lock);
         Py_END_ALLOW_THREADS if (done) break;
         if (!raised && PyErr_CheckSignals() != 0) {
             raised = 1;
-            log_session_interrupt(r->s, 2);
+            log_session_interrupt(r->bg.s, 2);
         }
     }
     Py_BEGIN_ALLOW_THREADS pthread_join(thread, NULL);
@@ -110,23 +93,24 @@ static PyObject *logs_write(PyObject *self, PyObject *args, PyObject *kwds)
     PyObject *out = NULL;
     struct logs_messages msgs = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
     struct write_run r = {0};
-    pthread_mutex_init(&r.lock, NULL);
-    pthread_cond_init(&r.changed, NULL);
-    r.s = logs_session_from(opts, json, fields, 't');
-    if (r.s == NULL)
+    pthread_mutex_init(&r.bg.lock, NULL);
+    pthread_cond_init(&r.bg.changed, NULL);
+    r.bg.s = logs_session_from(opts, json, fields, 't');
+    if (r.bg.s == NULL)
         goto done;
-    log_session_messages(r.s, logs_on_message, &msgs);
-    if (log_session_output_fd(r.s, out_fd) != 0) {
+    log_session_messages(r.bg.s, logs_on_message, &msgs);
+    if (log_session_output_fd(r.bg.s, out_fd) != 0) {
         errno = EBADF;
         PyErr_SetFromErrno(PyExc_OSError);
         goto done;
     }
     if (file != NULL && file != Py_None)
-        r.file = file;
-    else if (logs_session_add_input(r.s, path, fd, name) != 0)
+        r.bg.file = file;
+    else if (logs_session_add_input(r.bg.s, path, fd, name) != 0)
         goto done;
+    r.bg.exc = r.exc;
     pthread_t thread;
-    int rc = pthread_create(&thread, NULL, write_main, &r);
+    int rc = pthread_create(&thread, NULL, logs_background_main, &r.bg);
     if (rc != 0) {
         errno = rc;
         PyErr_SetFromErrno(PyExc_OSError);
@@ -139,20 +123,20 @@ static PyObject *logs_write(PyObject *self, PyObject *args, PyObject *kwds)
         r.exc[0] = r.exc[1] = r.exc[2] = NULL;
         goto done;
     }
-    PyObject *counts = counts_dict(r.s);
+    PyObject *counts = counts_dict(r.bg.s);
     PyObject *m =
-        counts != NULL ? logs_message_text(&msgs, log_session_error(r.s), r.result) : NULL;
+        counts != NULL ? logs_message_text(&msgs, log_session_error(r.bg.s), r.bg.result) : NULL;
     if (m != NULL)
-        out = Py_BuildValue("(NiN)", counts, logs_exit_status(r.result), m);
+        out = Py_BuildValue("(NiN)", counts, logs_exit_status(r.bg.result), m);
     else
         Py_XDECREF(counts);
 done:
-    log_session_free(r.s);
+    log_session_free(r.bg.s);
     for (int i = 0; i < 3; i++)
         Py_XDECREF(r.exc[i]);
     free(msgs.text);
-    pthread_mutex_destroy(&r.lock);
-    pthread_cond_destroy(&r.changed);
+    pthread_mutex_destroy(&r.bg.lock);
+    pthread_cond_destroy(&r.bg.changed);
     Py_XDECREF(path);
     return out;
 }
