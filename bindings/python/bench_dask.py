@@ -19,7 +19,6 @@ directory; /dev/shm takes the disk out of the measure)."""
 import argparse
 import hashlib
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -29,16 +28,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tests"))
 
 from dask_cluster import Cluster, peak_rss  # noqa: E402
-from logs_data import combined_lines  # noqa: E402
-
-
-def write_log(path, size):
-    block = combined_lines(random.Random(20261127), 40000)
-    with open(path, "wb") as f:
-        copy = 0
-        while f.tell() < size:
-            f.write(block.replace(b" 200 ", b" %d " % (200 + copy % 300)))
-            copy += 1
+from logs_data import write_sized_log  # noqa: E402
 
 
 def sha256_file(path):
@@ -83,7 +73,7 @@ def main():
     work = tempfile.mkdtemp(prefix="pct-bench-dask-", dir=args.workdir)
     try:
         log = os.path.join(work, "big.log")
-        write_log(log, args.size << 20)
+        write_sized_log(log, args.size << 20, 20261127)
         size = os.path.getsize(log)
         print(f"{size} bytes of combined log; {os.cpu_count()} CPUs; blocksize {args.blocksize or 'default'}")
         expected = None

@@ -44,6 +44,17 @@ W3C = (
 )
 
 
+def write_sized_log(path, size, seed):
+    """A combined log of size bytes or a line more: blocks of generated
+    lines, each copy with other statuses, so that no two blocks are alike."""
+    block = combined_lines(random.Random(seed), 40000)
+    with open(path, "wb") as f:
+        copy = 0
+        while f.tell() < size:
+            f.write(block.replace(b" 200 ", b" %d " % (200 + copy % 300)))
+            copy += 1
+
+
 def make_logs(directory, seed=1):
     """Writes the test logs (plain, gzip, zstd) to directory; returns their paths."""
     import gzip

@@ -10,7 +10,6 @@ scripts/test.sh does without --quick."""
 
 import hashlib
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import time
 import pytest
 
 from dask_cluster import Cluster, peak_rss
-from logs_data import cli, combined_lines
+from logs_data import cli, write_sized_log
 
 pytestmark = pytest.mark.skipif(os.environ.get("PCT_TEST_DASK_SCALE") != "1",
                                 reason="the 1 GiB run: PCT_TEST_DASK_SCALE=1 (scripts/test.sh without --quick)")
@@ -28,17 +27,6 @@ pytestmark = pytest.mark.skipif(os.environ.get("PCT_TEST_DASK_SCALE") != "1",
 SIZE = 1 << 30
 BLOCKSIZE = 128 << 20
 SCHEDULER_RSS = 200 * 1000 * 1000
-
-
-def write_log(path, size, seed):
-    """A combined log of size bytes or a line more: blocks of generated
-    lines, each copy with other statuses, so that no two blocks are alike."""
-    block = combined_lines(random.Random(seed), 40000)
-    with open(path, "wb") as f:
-        copy = 0
-        while f.tell() < size:
-            f.write(block.replace(b" 200 ", b" %d " % (200 + copy % 300)))
-            copy += 1
 
 
 def sha256_of(stream):
@@ -62,7 +50,7 @@ def test_one_gib_on_two_workers_under_load():
     try:
         log = os.path.join(work, "big.log")
         t = time.monotonic()
-        write_log(log, SIZE, seed)
+        write_sized_log(log, SIZE, seed)
         print(f"{os.path.getsize(log)} bytes written in {time.monotonic() - t:.1f} s")
 
         t = time.monotonic()
