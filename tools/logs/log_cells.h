@@ -4,7 +4,8 @@
  * unescape the TSV again. Never written to a file: native byte order.
  *
  * A row is its cells in --fields order, then '\n'. A cell is a 4-byte
- * header, len << 2 | tag, and by tag:
+ * header, len << 2 | tag (len < 2^30: no value is longer than --max-line,
+ * at most 256 MiB, nor a long line's piece), and by tag:
  *   LOG_CELL_TEXT  a 4-byte log_cell_hash of the text, then its len bytes
  *                  (UTF-8 repaired as in TSV: only `origin` may hold
  *                  other bytes);
@@ -33,7 +34,6 @@ enum log_cell_tag {
 };
 
 #define LOG_CELL_HEAD 4
-#define LOG_CELL_MAX_LEN (UINT32_MAX >> 2) /* a piece or a line under --max-line is less */
 
 /* A hash of p[0..n) from its length and 24 of its bytes (the first,
  * middle and last 8), with one multiplication: values that differ
