@@ -501,7 +501,7 @@ def random_head_line(rng):
     return text.encode("utf-8").decode("unicode_escape").encode("latin-1")
 
 
-HEAD_ORACLE = re.compile(rb'[^ ]+ [^ ]+ [^ ]+ \[[^\]]*\] "GET /x%41y HTTP/1\.1" [0-9-]+ [0-9-]+ "-" ".*"',
+HEAD_ORACLE = re.compile(rb'[^ ]+ [^ ]+ [^ ]+ \[[^\]]*\] "GET /x%41y HTTP/1\.1" (?:-|-?[0-9]+) (?:-|-?[0-9]+) "-" ".*"',
                          re.S)
 
 

@@ -3,7 +3,8 @@
 every list of formats agrees with `pct logs --list-formats` (--help, the bash
 completion, the man page, the Python package), --stats counts a line of each
 format under its name; and the defects of times, wide W3C headers and JSON
-lines' types (issue 23: 15, 16, 17).
+lines' types (issue 23: 15, 16, 17); one rule for quoted fields in the
+combined fast path and the templates.
 
 Usage: test_logs_registry.py PATH_TO_PCT [GROUP...]   (no GROUP: all of them)
 
@@ -424,9 +425,99 @@ def test_json_types():
     o = json.loads(run_ok("json many members", ["--json"], (many + "\n").encode()).stdout)
     check("json 300 members: unparsed, whole", o == {"unparsed": many}, short(o))
 
+COMBINED_TEMPLATE = '%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i"'
+
+
+def test_quotes():
+    """One rule for a quoted field, in the fast path and the templates: it ends
+    at the first '"' not escaped by a backslash that the format's next text
+    follows (a space after the request, ' "' after the referer, the end of the
+    line, a space or a tab after the agent); any other '"' is data. A status
+    or size is "-", or digits after an optional '-'. Damaged lines: quotes and backslashes added,
+    removed or written over from the request on (the first fields' grammar,
+    spaces and tabs, is test_logs.py's "shapes")."""
+    head = '10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] '
+    cases = [  # (rest of the line, {key: expected} or None for unparsed)
+        ('"GET /a HTTP/1.1" 200 5 "-" "curl "x""', {"agent": 'curl "x"', "path": "/a"}),
+        ('"GET /a"b HTTP/1.1" 200 5 "-" "c"', {"path": '/a"b', "agent": "c"}),
+        ('"GET /a HTTP/1.1" 200 5 "r"x" "c"', {"referer": 'r"x', "agent": "c"}),
+        ('"GET /a HTTP/1.1" 200 5 "-" "c"" extra', {"agent": 'c"', "extra": ["extra"]}),
+        ('"GET /a HTTP/1.1" 200 5 "-" "a\\"b"[', None),
+        ('"GET /a HTTP/1.1" 200 2-5 "-" "c"', None),
+        ('"GET /a HTTP/1.1" -- 5 "-" "c"', None),
+        ('"GET /a HTTP/1.1" 200 -5 "-" "c"', {"bytes": "-5"}),  # a string: no server's size
+        ('"GET /a HTTP/1.1" 200 5- "-" "c"', None),
+        ('"GET /a HTTP/1.1" 200 - "-" "c"', {"bytes": None, "status": 200}),
+    ]
+    lines = [head + c for c, _ in cases]
+    data = ("\n".join(lines) + "\n").encode()
+    for how, args in [("combined", ["--format", "combined"]),
+                      ("template", ["--log-format", COMBINED_TEMPLATE])]:
+        out = run_ok("quotes " + how, ["--json"] + args, data).stdout.decode().splitlines()
+        if not check("quotes %s: a line each" % how, len(out) == len(lines), repr(out)):
+            continue
+        for (case, want), o in zip(cases, out):
+            try:
+                got = json.loads(o)
+            except ValueError:
+                check("quotes %s %r: JSON" % (how, case), False, o)
+                continue
+            if want is None:
+                check("quotes %s %r: unparsed" % (how, case), "unparsed" in got, o)
+            else:
+                check("quotes %s %r" % (how, case),
+                      {k: got.get(k, "missing") for k in want} == want, o)
+
+    # Damaged quoted fields: the fast path and the template give each line the
+    # same fields.
+    seed = int(os.environ.get("PCT_TEST_SEED") or random.randrange(1 << 30))
+    print("quotes: damaged combined lines, seed %d (PCT_TEST_SEED repeats it)" % seed)
+    rng = random.Random(seed)
+    lines = []
+    for i in range(2000):
+        line = '10.0.0.%d - %s [10/Oct/2000:13:55:%02d -0700] "GET /p%d/%s HTTP/1.1" %s %s "%s" "%s"' % (
+            i % 250, rng.choice(["-", "frank"]), i % 60, i,
+            rng.choice(["a%20b", "caf%C3%A9", "x?q=1&r=%2F", "plain"]), rng.choice(["200", "404"]),
+            rng.choice(["2326", "-"]), rng.choice(["-", "http://ex/?a=%22"]),
+            rng.choice(["Mozilla/5.0", 'curl "x"', 'a\\"b', "tab\tin"]))
+        chars = list(line)
+        start = line.index('"')  # the quoted fields and what is between them
+        for _ in range(rng.randint(0, 3)):
+            k = rng.randrange(start, len(chars))
+            op = rng.random()
+            if op < 0.5:
+                chars.insert(k, rng.choice(['"', '"', "\\"]))
+            elif op < 0.75 and chars[k] in '"\\':
+                del chars[k]
+            else:
+                chars[k] = '"'
+        lines.append("".join(chars))
+    data = ("\n".join(lines) + "\n").encode()
+    for mode in (["--json"], ["--tsv"]):
+        a = run_ok("damaged combined " + mode[0], mode + ["--format", "combined"], data).stdout
+        b = run_ok("damaged template " + mode[0], mode + ["--log-format", COMBINED_TEMPLATE],
+                   data).stdout
+        a, b = a.decode().splitlines(), b.decode().splitlines()
+        if not check("damaged %s: a line each" % mode[0], len(a) == len(b) == len(lines),
+                     "%d %d %d" % (len(a), len(b), len(lines))):
+            continue
+        differ = []
+        for line, x, y in zip(lines, a, b):
+            if mode[0] == "--json":
+                x, y = json.loads(x), json.loads(y)
+                x.pop("format", None)
+                y.pop("format", None)
+            else:
+                x, y = x.split("\t")[1:], y.split("\t")[1:]  # the first column: the format
+            if x != y:
+                differ.append("%r: %r / %r" % (line, x, y))
+        check("damaged %s: same fields (seed %d)" % (mode[0], seed), not differ,
+              "%d lines, first: %s" % (len(differ), differ[:2]))
+
 
 GROUPS = {"lists": test_lists, "names": test_names, "stats": test_stats, "times": test_times,
-          "w3c-wide": test_w3c_wide, "json-types": test_json_types}
+          "w3c-wide": test_w3c_wide, "json-types": test_json_types,
+          "quotes": test_quotes}
 
 
 def set_pct(path):

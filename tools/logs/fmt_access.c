@@ -9,10 +9,18 @@
 #include "log_format_registry.h"
 #include "log_scan.h"
 
-/* A quoted field starting after the opening quote at p: ends at the first
- * '"' not escaped by a backslash. Returns the closing quote or NULL. */
-static const char *find_close_quote(const char *p, const char *e, struct quote_marks *quotes)
+/* A quoted field starting after the opening quote at p ends at the first
+ * '"' not escaped by a backslash that is followed by what the format has
+ * next: `follow` (" " after the request, " \"" after the referer), or for
+ * the last field (follow NULL) the end of the line, a space or a tab. A '"'
+ * followed by anything else is data (a server that does not escape it), as
+ * the templates read it (fmt_template.c field_end): one rule for quoted
+ * fields, so --format combined and its template give a line the same ones.
+ * Returns the closing quote or NULL; *inner is set when a '"' was data. */
+static const char *find_close_quote(const char *p, const char *e, struct quote_marks *quotes,
+                                    const char *follow, int *inner)
 {
+    const size_t follow_n = follow != NULL ? strlen(follow) : 0;
     for (;;) {
         const char *q = quotes != NULL ? log_marks_near(quotes->marks, p, quotes->chunk_end)
                                        : log_find_byte(p, e, '"');
@@ -21,8 +29,14 @@ static const char *find_close_quote(const char *p, const char *e, struct quote_m
         size_t backslashes = 0;
         while (q - backslashes > p && q[-1 - (ptrdiff_t)backslashes] == '\\')
             backslashes++;
-        if (backslashes % 2 == 0)
-            return q;
+        if (backslashes % 2 == 0) {
+            const char *after = q + 1;
+            if (follow == NULL
+                    ? after == e || *after == ' ' || *after == '\t'
+                    : (size_t)(e - after) >= follow_n && memcmp(after, follow, follow_n) == 0)
+                return q;
+            *inner = 1;
+        }
         p = q + 1;
     }
 }
@@ -94,11 +108,15 @@ static const char *parse_head_fast(const char *s, const char *e, struct access *
 #endif
 }
 
-/* All digits or '-'. */
+/* A status or a size: "-", or digits after an optional '-' (the templates'
+ * numbers, but for a '.': a line with one is theirs). */
 static int is_number_field(struct span f)
 {
-    for (size_t i = 0; i < f.n; i++)
-        if ((f.p[i] < '0' || f.p[i] > '9') && f.p[i] != '-')
+    size_t i = f.n > 0 && f.p[0] == '-';
+    if (i == f.n)
+        return f.n == 1;
+    for (; i < f.n; i++)
+        if (f.p[i] < '0' || f.p[i] > '9')
             return 0;
     return 1;
 }
@@ -109,13 +127,15 @@ static const char *parse_numbers(const char *p, const char *e, struct access *a)
 {
 #ifdef LOG_SCAN_SSE2
     if (e - p >= 16) { /* both fields in 16 bytes: from two masks */
-        unsigned spaces, other;
-        log_number_masks16(p, &spaces, &other);
+        unsigned spaces, dashes, other;
+        log_number_masks16(p, &spaces, &dashes, &other);
         const unsigned s2 = spaces & (spaces - 1);
         if (s2 != 0) {
             const unsigned k1 = (unsigned)__builtin_ctz(spaces), k2 = (unsigned)__builtin_ctz(s2);
-            if (k1 == 0 || k2 == k1 + 1 || (other & ((1u << k2) - 1) & ~(1u << k1)) != 0)
-                return NULL;
+            const unsigned status = (1u << k1) - 1, bytes = ((1u << k2) - 1) & ~(2u << k1 | status);
+            if (k1 == 0 || k2 == k1 + 1 || (other & ((1u << k2) - 1) & ~(1u << k1)) != 0 ||
+                (dashes & status & ~1u) != 0 || (dashes & bytes & ~(2u << k1)) != 0)
+                return NULL; /* a '-' only first (is_number_field) */
             a->status = span_of(p, p + k1);
             a->bytes = span_of(p + k1 + 1, p + k2);
             return p + k2;
@@ -146,7 +166,8 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
     if (p == NULL || e - p < 2 || p[0] != ' ' || p[1] != '"')
         return 0;
     p += 2;
-    if ((q = find_close_quote(p, e, quotes)) == NULL)
+    a->inner_quote = 0;
+    if ((q = find_close_quote(p, e, quotes, " ", &a->inner_quote)) == NULL)
         return 0;
     a->request = span_of(p, q);
     p = q + 1;
@@ -157,13 +178,13 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
     a->has_ra = 0;
     if (e - p >= 2 && p[0] == ' ' && p[1] == '"') {
         const char *r = p + 2;
-        const char *rq = find_close_quote(r, e, quotes);
-        if (rq != NULL && e - rq >= 3 && rq[1] == ' ' && rq[2] == '"') {
+        const char *rq = find_close_quote(r, e, quotes, " \"", &a->inner_quote);
+        if (rq != NULL) {
             /* Line output only needs to know the agent is there: it usually
              * ends the line. JSON finds its exact end. */
             const char *aq = !exact_agent && e[-1] == '"' && e - 1 >= rq + 3 && e[-2] != '\\'
                                  ? e - 1
-                                 : find_close_quote(rq + 3, e, quotes);
+                                 : find_close_quote(rq + 3, e, quotes, NULL, &a->inner_quote);
             if (aq != NULL) {
                 a->referer = span_of(r, rq);
                 a->agent = span_of(rq + 3, aq);

@@ -13,7 +13,8 @@
 /* The fields of a combined or common line. */
 struct access {
     struct span remote, time, request, status, bytes, referer, agent;
-    int has_ra; /* referer and agent present (combined) */
+    int has_ra;      /* referer and agent present (combined) */
+    int inner_quote; /* a quoted field holds a raw '"' (no server's escaping writes one) */
 };
 
 /* Parses a combined or common line; 0 if it is neither. exact_agent: find

@@ -138,15 +138,18 @@ static inline void log_byte_masks64(const char *p, char ca, char cb, uint64_t *a
     *b = mb;
 }
 
-/* For the 16 bytes at p: bit k of *spaces, p[k] == ' '; of *other, p[k] is
- * neither a digit nor '-'. */
-static inline void log_number_masks16(const char *p, unsigned *spaces, unsigned *other)
+/* For the 16 bytes at p: bit k of *spaces, p[k] == ' '; of *dashes, p[k]
+ * == '-'; of *other, p[k] is neither a digit nor '-'. */
+static inline void log_number_masks16(const char *p, unsigned *spaces, unsigned *dashes,
+                                      unsigned *other)
 {
     const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
     const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
-    const __m128i ok = _mm_or_si128(digit, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+    const __m128i dash = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
+    const __m128i ok = _mm_or_si128(digit, dash);
     *spaces = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+    *dashes = (unsigned)_mm_movemask_epi8(dash);
     *other = ~(unsigned)_mm_movemask_epi8(ok) & 0xFFFFu;
 }
 #endif

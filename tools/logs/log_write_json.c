@@ -261,12 +261,12 @@ static inline char *json_number_at(struct worker *w, char *o, struct span s, int
  * straight from the parsed spans. Lines with log escapes to undo (a '\\')
  * or trailing fields go through the record (process_line); the tests
  * compare the two writers on random lines. A plain line (ASCII, no
- * control byte, no '\\', no '"' before the request: nearly all) has
+ * control byte, no '\\', no '"' but those around its quoted fields: nearly all) has
  * nothing to escape or check in its fields, which are copied. */
 static void json_access(struct worker *w, const char *s, const struct access *a)
 {
     const char *open_quote = a->request.p - 1;
-    const int plain = w->json_plain && log_find_byte(s, open_quote, '"') == NULL;
+    const int plain = w->json_plain && !a->inner_quote && log_find_byte(s, open_quote, '"') == NULL;
     struct request_parts rq;
     int ok = request_split(a->request, &rq);
     struct span target = rq.target;
