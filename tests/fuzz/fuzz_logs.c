@@ -12,7 +12,9 @@
  * one per input line, numbered from 1, its text the line's (without the
  * newline, or CR LF); the value functions run on every field and request part and
  * give UTF-8 unless --bytes (values). With the TSV writer, run 1 again with
- * the cells writer gives its rows cell for cell (cells, logs_fuzz_cells.c). */
+ * the cells writer gives its rows cell for cell (cells, logs_fuzz_cells.c).
+ * With byte 6 bit 5, the lines handed to log_session_parse a few at a time
+ * give the records of a run (parse: run_parse). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +148,114 @@ static void run_records(const struct logs_fuzz_opts *o, const uint8_t *fed, size
     logs_fuzz_out_free(&out);
 }
 
+/* Records as text (parse variant): each one's line number, format and
+ * members as log_record_json gives them, an event a line. */
+struct members {
+    char *p;
+    size_t n, cap;
+};
+
+static void members_put(struct members *m, const char *p, size_t n)
+{
+    if (m->n + n > m->cap) {
+        m->cap = 2 * (m->n + n) + 256;
+        m->p = realloc(m->p, m->cap);
+        if (m->p == NULL)
+            abort();
+    }
+    if (n > 0)
+        memcpy(m->p + m->n, p, n);
+    m->n += n;
+}
+
+static int member_event(void *ctx, int event, const char *p, size_t n)
+{
+    const char tag[2] = {(char)('0' + event), ' '};
+    members_put(ctx, tag, 2);
+    members_put(ctx, p, p != NULL ? n : 0); /* a null or a list's end: no text */
+    members_put(ctx, "\n", 1);
+    return 0;
+}
+
+static int records_as_members(void *ctx, struct log_values *v, const struct log_session_record *r,
+                              size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        char head[96];
+        const int k =
+            snprintf(head, sizeof head, "#%llu %s\n", (unsigned long long)r[i].line, r[i].format);
+        members_put(ctx, head, (size_t)k);
+        if (log_record_json(v, &r[i], member_event, ctx) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The parse variant: the lines of t[0..n) handed to log_session_parse 1 to
+ * 4 at a time give the records a run fed the same text gives (as
+ * test_log_session.c test_parse does on its own lines). The text is one
+ * without holes or compression: what a syslog message holds. Compared
+ * where log_session.h says they agree: a format given (auto is found per
+ * file by a run, per line by parse), no line over --max-line (a run cuts
+ * it, parse takes what it is given), a text the run took as a text log. */
+static void run_parse(const struct logs_fuzz_opts *o, const uint8_t *t, size_t n)
+{
+    struct logs_fuzz_out run_out, parse_out;
+    struct members want = {0}, got = {0};
+    struct log_session *s = logs_fuzz_session(o, 0, &run_out);
+    if (s == NULL)
+        return;
+    log_session_records(s, records_as_members, &want);
+    const int fed = log_session_feed(s, t, n);
+    logs_fuzz_end(s, &run_out, log_session_finish(s));
+    s = logs_fuzz_session(o, 0, &parse_out);
+    if (s == NULL)
+        abort(); /* the options were taken a moment ago */
+    log_session_records(s, records_as_members, &got);
+    uint32_t x = 0x85ebca6bu ^ (o->feed_seed * 0x01000193u + 1);
+    int failed = 0;
+    for (size_t at = 0; at < n && !failed;) {
+        size_t end = at;
+        for (uint32_t k = 1 + next(&x) % 4; k > 0 && end < n; k--) {
+            const uint8_t *nl = memchr(t + end, '\n', n - end);
+            end = nl != NULL ? (size_t)(nl - t) + 1 : n;
+        }
+        failed = log_session_parse(s, (const char *)t + at, end - at) != 0;
+        at = end;
+    }
+    if (failed)
+        logs_fuzz_violation(o, "parse", "log_session_parse failed: %s", log_session_error(s));
+    logs_fuzz_end(s, &parse_out, 0);
+    int long_line = 0;
+    for (size_t at = 0; at < n && !long_line;) {
+        const uint8_t *nl = memchr(t + at, '\n', n - at);
+        const size_t len = nl != NULL ? (size_t)(nl - t) - at : n - at;
+        long_line = len > (o->max_line ? o->max_line : LOG_DEFAULT_MAX_LINE);
+        at += len + 1;
+    }
+    /* A run that refused its input (binary data, not a text log) or failed
+     * has no records to compare. */
+    const int run_ok = fed == 0 && (run_out.status == 0 || run_out.status == 1) && !run_out.refused;
+    if (run_ok && !o->auto_format && !long_line &&
+        (got.n != want.n || (want.n > 0 && memcmp(got.p, want.p, want.n) != 0))) {
+        size_t i = 0;
+        while (i < got.n && i < want.n && got.p[i] == want.p[i])
+            i++;
+        const size_t from = i > 200 ? i - 200 : 0;
+        const int want_n = want.n > from ? (int)(want.n - from < 400 ? want.n - from : 400) : 0;
+        const int got_n = got.n > from ? (int)(got.n - from < 400 ? got.n - from : 400) : 0;
+        logs_fuzz_violation(o, "parse",
+                            "records of a run (%zu bytes) and of log_session_parse (%zu bytes) "
+                            "differ at byte %zu:\n  run:   %.*s\n  parse: %.*s",
+                            want.n, got.n, i, want_n, want_n ? want.p + from : "", got_n,
+                            got_n ? got.p + from : "");
+    }
+    logs_fuzz_out_free(&run_out);
+    logs_fuzz_out_free(&parse_out);
+    free(want.p);
+    free(got.p);
+}
+
 /* Run k: the text fed whole (k 0) or in chunks (k 1), written by the
  * options' writer (table 0) or the table writer `table`. */
 static void run(const struct logs_fuzz_opts *o, int k, const uint8_t *t, size_t n,
@@ -200,10 +310,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             logs_fuzz_cells_same(&o, &a, &c, o.header);
         logs_fuzz_out_free(&c);
     }
-    if (o.variant & 1) {
+    if (o.variant & 3) {
         size_t m;
         uint8_t *t = logs_fuzz_without_holes(text, n, &m);
-        run_records(&o, text, n, t, m, a.status);
+        if (o.variant & 1)
+            run_records(&o, text, n, t, m, a.status);
+        if ((o.variant & 2) && !logs_fuzz_compressed(text, n))
+            run_parse(&o, t, m);
         free(t);
     }
     logs_fuzz_out_free(&a);

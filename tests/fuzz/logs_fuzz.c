@@ -93,6 +93,7 @@ int logs_fuzz_options(const uint8_t *data, size_t size, struct logs_fuzz_opts *o
     } else {
         o->argv[o->argc++] = "--format";
         o->argv[o->argc++] = format;
+        o->auto_format = strcmp(format, "auto") == 0;
     }
     static const char *const writers[4] = {NULL, "--json", "--tsv", "--csv"};
     if (writers[o->writer] != NULL)

@@ -22,8 +22,8 @@
  *   byte 6  N of --field N (bits 0-2: 1-8); bit 3: the second run uses the
  *           scalar libpct implementation (else the best this CPU runs, as
  *           the first run does); bits 4-7 variants (fuzz_logs: bit 4 one
- *           more run through the record callback; fuzz_logs_files: its
- *           header)
+ *           more run through the record callback, bit 5 the lines given to
+ *           log_session_parse; fuzz_logs_files: its header)
  *   byte 7  bits 0-5 the --log-format string's length (0-63): that many
  *           bytes follow the header (cut at a NUL) when byte 2 bit 7 is set;
  *           bit 6 --csv-safe (CSV)
@@ -96,6 +96,7 @@ struct logs_fuzz_opts {
     int long_line;    /* byte 4 bits 6-7 */
     unsigned variant; /* byte 6 bits 4-7 (fuzz_logs_files) */
     int custom;       /* --log-format given */
+    int auto_format;  /* --format auto (found per file by a run, per line by parse) */
 };
 
 /* A run's output as the callback sink received it. */
