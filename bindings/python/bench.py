@@ -114,8 +114,11 @@ def combined_log(lines, seed=20261127):
     return b"\n".join(out) + b"\n"
 
 
+# The agent's closing quote is followed by the end of the line, a space or a
+# tab (a '"' followed by anything else is data); else the line is a common
+# one with fields after it.
 COMBINED_RE = re.compile(r'(\S+) \S+ \S+ \[([^\]]+)\] "(\S+) ([^ "]+) (\S+)" (\d+|-) (\d+|-)'
-                         r'(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?.*$')
+                         r'(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"(?=[ \t]|$))?.*$')
 
 
 def python_frame(path):
@@ -134,7 +137,7 @@ def python_frame(path):
                 continue
             remote, when, method, target, _proto, status, size, ref, agent = m.groups()
             path_part, q, query = target.partition("?")
-            cols["format"].append("combined")
+            cols["format"].append("combined" if agent is not None else "common")
             cols["remote"].append(remote)
             cols["time"].append(when)
             cols["method"].append(method)
