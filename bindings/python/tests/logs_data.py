@@ -34,6 +34,24 @@ def combined_lines(rng, n):
     return b"\n".join(out) + b"\n"
 
 
+def damaged_log(rng, n, empty, crlf, long_line, long_escapes):
+    """n combined lines (combined_lines) with garbage, each line in turn
+    empty with probability `empty`, ending in CR LF with `crlf`, or made a
+    line of long_escapes (a range) "%41"s with `long_line`; a final newline
+    70% of the time."""
+    lines = combined_lines(rng, n).split(b"\n")[:-1]
+    for i in range(len(lines)):
+        r = rng.random()
+        if r < empty:
+            lines[i] = b""
+        elif r < empty + crlf:
+            lines[i] += b"\r"
+        elif r < empty + crlf + long_line:
+            lines[i] = b"GET /" + b"%41" * rng.randrange(*long_escapes)
+    data = b"\n".join(lines)
+    return data + b"\n" if lines and rng.random() < 0.7 else data
+
+
 W3C = (
     b"#Software: Microsoft Internet Information Services 10.0\n"
     b"#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port c-ip sc-status\n"

@@ -17,7 +17,7 @@ pytest.importorskip("dask.dataframe")
 
 import pct.dask  # noqa: E402
 import pct.logs  # noqa: E402
-from logs_data import combined_lines  # noqa: E402
+from logs_data import damaged_log  # noqa: E402
 from test_read_frame import cli_rows, expected, frame_values  # noqa: E402
 
 FIELDS = ["remote", "time", "method", "path", "query", "status", "bytes", "referer", "agent"]
@@ -26,17 +26,7 @@ FIELDS = ["remote", "time", "method", "path", "query", "status", "bytes", "refer
 def random_log(rng, n):
     """Combined lines, garbage, empty lines, CRLF, a long line, and maybe no
     final newline."""
-    lines = combined_lines(rng, n).split(b"\n")[:-1]
-    for i in range(len(lines)):
-        r = rng.random()
-        if r < 0.03:
-            lines[i] = b""
-        elif r < 0.06:
-            lines[i] += b"\r"
-        elif r < 0.065:
-            lines[i] = b"GET /" + b"%41" * rng.randrange(1000, 20000)
-    data = b"\n".join(lines)
-    return data + b"\n" if rng.random() < 0.7 else data
+    return damaged_log(rng, n, empty=0.03, crlf=0.03, long_line=0.005, long_escapes=(1000, 20000))
 
 
 def synchronous(df):

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 import pct.logs
-from logs_data import cli, combined_lines
+from logs_data import cli, damaged_log
 
 
 def run_cli(args, path):
@@ -27,17 +27,8 @@ def line_starts(data):
 
 def random_log(rng):
     """Combined lines and garbage, some empty, CRLF, and maybe no final newline."""
-    lines = combined_lines(rng, rng.randrange(0, 300)).split(b"\n")[:-1]
-    for i in range(len(lines)):
-        r = rng.random()
-        if r < 0.05:
-            lines[i] = b""
-        elif r < 0.1:
-            lines[i] += b"\r"
-        elif r < 0.12:
-            lines[i] = b"GET /" + b"%41" * rng.randrange(100, 3000)
-    data = b"\n".join(lines)
-    return data + b"\n" if lines and rng.random() < 0.7 else data
+    return damaged_log(rng, rng.randrange(0, 300), empty=0.05, crlf=0.05, long_line=0.02,
+                       long_escapes=(100, 3000))
 
 
 def cuts(rng, size):
