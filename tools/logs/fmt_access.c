@@ -9,18 +9,23 @@
 #include "log_format_registry.h"
 #include "log_scan.h"
 
+/* What follows a quoted field's closing quote (find_close_quote). */
+enum quote_follow {
+    FOLLOW_SPACE,       /* " ": the request */
+    FOLLOW_SPACE_QUOTE, /* " \"": the referer */
+    FOLLOW_END          /* the end of the line, a space or a tab: the last field */
+};
+
 /* A quoted field starting after the opening quote at p ends at the first
  * '"' not escaped by a backslash that is followed by what the format has
- * next: `follow` (" " after the request, " \"" after the referer), or for
- * the last field (follow NULL) the end of the line, a space or a tab. A '"'
- * followed by anything else is data (a server that does not escape it), as
- * the templates read it (fmt_template.c field_end): one rule for quoted
- * fields, so --format combined and its template give a line the same ones.
- * Returns the closing quote or NULL; *inner is set when a '"' was data. */
+ * next (`follow`). A '"' followed by anything else is data (a server that
+ * does not escape it), as the templates read it (fmt_template.c
+ * field_end): one rule for quoted fields, so --format combined and its
+ * template give a line the same ones. Returns the closing quote or NULL;
+ * *inner is set when a '"' was data. */
 static const char *find_close_quote(const char *p, const char *e, struct quote_marks *quotes,
-                                    const char *follow, int *inner)
+                                    enum quote_follow follow, int *inner)
 {
-    const size_t follow_n = follow != NULL ? strlen(follow) : 0;
     for (;;) {
         const char *q = quotes != NULL ? log_marks_near(quotes->marks, p, quotes->chunk_end)
                                        : log_find_byte(p, e, '"');
@@ -30,10 +35,10 @@ static const char *find_close_quote(const char *p, const char *e, struct quote_m
         while (q - backslashes > p && q[-1 - (ptrdiff_t)backslashes] == '\\')
             backslashes++;
         if (backslashes % 2 == 0) {
-            const char *after = q + 1;
-            if (follow == NULL
-                    ? after == e || *after == ' ' || *after == '\t'
-                    : (size_t)(e - after) >= follow_n && memcmp(after, follow, follow_n) == 0)
+            const size_t left = (size_t)(e - q) - 1; /* bytes after the quote */
+            if (follow == FOLLOW_END ? left == 0 || q[1] == ' ' || q[1] == '\t'
+                                     : left >= 1 && q[1] == ' ' &&
+                                           (follow == FOLLOW_SPACE || (left >= 2 && q[2] == '"')))
                 return q;
             *inner = 1;
         }
@@ -167,7 +172,7 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
         return 0;
     p += 2;
     a->inner_quote = 0;
-    if ((q = find_close_quote(p, e, quotes, " ", &a->inner_quote)) == NULL)
+    if ((q = find_close_quote(p, e, quotes, FOLLOW_SPACE, &a->inner_quote)) == NULL)
         return 0;
     a->request = span_of(p, q);
     p = q + 1;
@@ -178,13 +183,13 @@ int parse_access(const char *s, size_t n, struct access *a, int exact_agent,
     a->has_ra = 0;
     if (e - p >= 2 && p[0] == ' ' && p[1] == '"') {
         const char *r = p + 2;
-        const char *rq = find_close_quote(r, e, quotes, " \"", &a->inner_quote);
+        const char *rq = find_close_quote(r, e, quotes, FOLLOW_SPACE_QUOTE, &a->inner_quote);
         if (rq != NULL) {
             /* Line output only needs to know the agent is there: it usually
              * ends the line. JSON finds its exact end. */
             const char *aq = !exact_agent && e[-1] == '"' && e - 1 >= rq + 3 && e[-2] != '\\'
                                  ? e - 1
-                                 : find_close_quote(rq + 3, e, quotes, NULL, &a->inner_quote);
+                                 : find_close_quote(rq + 3, e, quotes, FOLLOW_END, &a->inner_quote);
             if (aq != NULL) {
                 a->referer = span_of(r, rq);
                 a->agent = span_of(rq + 3, aq);
