@@ -203,11 +203,6 @@ PCT_BLOCK_INLINE pct_block block_compact(pct_block v, uint64_t keep)
     return packed;
 }
 
-PCT_BLOCK_INLINE pct_block block_high_nibbles(pct_block v)
-{
-    return _mm512_and_si512(_mm512_srli_epi16(v, 4), _mm512_set1_epi8(0x0F));
-}
-
 /* m ? c : v, per byte. */
 PCT_BLOCK_INLINE pct_block block_set_where(pct_block v, uint64_t m, uint8_t c)
 {
