@@ -148,32 +148,15 @@ static void run_records(const struct logs_fuzz_opts *o, const uint8_t *fed, size
     logs_fuzz_out_free(&out);
 }
 
-/* Records as text (parse variant): each one's line number, format and
- * members as log_record_json gives them, an event a line. */
-struct members {
-    char *p;
-    size_t n, cap;
-};
-
-static void members_put(struct members *m, const char *p, size_t n)
-{
-    if (m->n + n > m->cap) {
-        m->cap = 2 * (m->n + n) + 256;
-        m->p = realloc(m->p, m->cap);
-        if (m->p == NULL)
-            abort();
-    }
-    if (n > 0)
-        memcpy(m->p + m->n, p, n);
-    m->n += n;
-}
-
+/* Records as text (parse variant), into a struct logs_fuzz_out: each
+ * one's line number, format and members as log_record_json gives them, an
+ * event a line. */
 static int member_event(void *ctx, int event, const char *p, size_t n)
 {
     const char tag[2] = {(char)('0' + event), ' '};
-    members_put(ctx, tag, 2);
-    members_put(ctx, p, p != NULL ? n : 0); /* a null or a list's end: no text */
-    members_put(ctx, "\n", 1);
+    logs_fuzz_out_append(ctx, tag, 2);
+    logs_fuzz_out_append(ctx, p, p != NULL ? n : 0); /* a null or a list's end: no text */
+    logs_fuzz_out_append(ctx, "\n", 1);
     return 0;
 }
 
@@ -184,7 +167,7 @@ static int records_as_members(void *ctx, struct log_values *v, const struct log_
         char head[96];
         const int k =
             snprintf(head, sizeof head, "#%llu %s\n", (unsigned long long)r[i].line, r[i].format);
-        members_put(ctx, head, (size_t)k);
+        logs_fuzz_out_append(ctx, head, (size_t)k);
         if (log_record_json(v, &r[i], member_event, ctx) != 0)
             return 1;
     }
@@ -200,8 +183,7 @@ static int records_as_members(void *ctx, struct log_values *v, const struct log_
  * it, parse takes what it is given), a text the run took as a text log. */
 static void run_parse(const struct logs_fuzz_opts *o, const uint8_t *t, size_t n)
 {
-    struct logs_fuzz_out run_out, parse_out;
-    struct members want = {0}, got = {0};
+    struct logs_fuzz_out run_out, parse_out, want = {0}, got = {0};
     struct log_session *s = logs_fuzz_session(o, 0, &run_out);
     if (s == NULL)
         return;
@@ -252,8 +234,8 @@ static void run_parse(const struct logs_fuzz_opts *o, const uint8_t *t, size_t n
     }
     logs_fuzz_out_free(&run_out);
     logs_fuzz_out_free(&parse_out);
-    free(want.p);
-    free(got.p);
+    logs_fuzz_out_free(&want);
+    logs_fuzz_out_free(&got);
 }
 
 /* Run k: the text fed whole (k 0) or in chunks (k 1), written by the

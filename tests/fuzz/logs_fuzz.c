@@ -299,18 +299,8 @@ void logs_fuzz_violation(const struct logs_fuzz_opts *o, const char *kind, const
         abort();
 }
 
-static int collect(void *ctx, const char *p, size_t n, uint64_t lines)
+void logs_fuzz_out_append(struct logs_fuzz_out *out, const char *p, size_t n)
 {
-    struct logs_fuzz_out *out = ctx;
-    uint64_t newlines = 0;
-    for (size_t i = 0; i < n; i++)
-        newlines += p[i] == '\n';
-    /* A wrong count is reported after the run (logs_fuzz_check). */
-    if (newlines != lines)
-        out->bad_count = 1;
-    if (n > 0 && p[n - 1] != '\n')
-        out->cut = 1;
-    out->lines += lines;
     if (out->n + n > out->cap) {
         size_t cap = out->cap ? out->cap : 4096;
         while (cap < out->n + n)
@@ -324,6 +314,21 @@ static int collect(void *ctx, const char *p, size_t n, uint64_t lines)
     if (n)
         memcpy(out->p + out->n, p, n);
     out->n += n;
+}
+
+static int collect(void *ctx, const char *p, size_t n, uint64_t lines)
+{
+    struct logs_fuzz_out *out = ctx;
+    uint64_t newlines = 0;
+    for (size_t i = 0; i < n; i++)
+        newlines += p[i] == '\n';
+    /* A wrong count is reported after the run (logs_fuzz_check). */
+    if (newlines != lines)
+        out->bad_count = 1;
+    if (n > 0 && p[n - 1] != '\n')
+        out->cut = 1;
+    out->lines += lines;
+    logs_fuzz_out_append(out, p, n);
     return 0;
 }
 

@@ -149,6 +149,9 @@ void logs_fuzz_cells_same(const struct logs_fuzz_opts *o, const struct logs_fuzz
                           const struct logs_fuzz_out *cells, int header);
 /* Frees the session, keeping its status and error in out. */
 void logs_fuzz_end(struct log_session *s, struct logs_fuzz_out *out, int status);
+/* Appends p[0..n) to out's bytes (what the output callback does, without
+ * counting lines). */
+void logs_fuzz_out_append(struct logs_fuzz_out *out, const char *p, size_t n);
 
 /* The checks above on one run of text[0..n) (the uncompressed payload);
  * what names the run in a report. */
