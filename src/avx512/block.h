@@ -232,10 +232,13 @@ PCT_BLOCK_INLINE uint8_t *block_encode_store(uint8_t *out, pct_block literal, pc
         _mm512_permutexvar_epi8(_mm512_srli_epi16(text, 4), t->hex_digits);
     const pct_block low_digits = _mm512_permutexvar_epi8(text, t->hex_digits);
     if (escaped == ~0ull) {
+        /* the triplet index with the digit registers as its tables: slot
+         * 3j + 1 takes high_digits[j] (index 64 + j), 3j + 2 low_digits[j]
+         * (index j), and 3j the '%' set over it */
         static const uint64_t percents[3] = {PCT_THIRDS_0, PCT_THIRDS_1, PCT_THIRDS_2};
         for (size_t r = 0; r < 3; r++) {
-            const pct_block v = _mm512_permutex2var_epi8(
-                high_digits, block_load(pct_encode_dense_index[r]), low_digits);
+            const pct_block v =
+                _mm512_permutex2var_epi8(low_digits, t->triplet_index[r], high_digits);
             block_store(out + 64 * r, block_set_where(v, percents[r], '%'));
         }
         return out + 192;

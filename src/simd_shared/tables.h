@@ -36,12 +36,6 @@ extern const uint8_t pct_encode_triplet_digits[3][64];
 #define PCT_THIRDS_1 0x4924924924924924ull
 #define PCT_THIRDS_2 0x2492492492492492ull
 
-/* Encoding 64 bytes that are all escaped: output vector r of the 192 bytes
- * takes slot 64r + k from byte j = (64r + k) / 3 of the high-digit vector
- * (index j) or of the low-digit vector (index 64 + j); the '%' slots are set
- * apart (their entries are unused). */
-extern const uint8_t pct_encode_dense_index[3][64];
-
 /* Decoding 192 bytes that are 64 escapes (avx512/decode_body.h, dense
  * runs): entry j is the offset of escape j's high digit (3j + 1) or low
  * digit (3j + 2) in those 192 bytes. */
