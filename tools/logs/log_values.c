@@ -180,19 +180,29 @@ static int64_t days_from_civil(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
+/* The time of day of ISO 8601 text t (HH:MM:SS from t + 11) in seconds,
+ * or -1 when it is not one. */
+static int64_t iso_time_of_day(const char *t)
+{
+    if (t[13] != ':' || t[16] != ':')
+        return -1;
+    int h = digits(t + 11, 2), mi = digits(t + 14, 2), s = digits(t + 17, 2);
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
+        return -1;
+    return h * 3600 + mi * 60 + s;
+}
+
 /* The ISO 8601 text log_time_iso writes (YYYY-MM-DDTHH:MM:SS[.f][Z|+HH:MM])
  * in parts: its seconds since the epoch less its time of day, UTC
  * (*day_secs), the time of day (*tod) and nanoseconds (*frac); 0 when a
  * part is out of range. */
 static int iso_parts(const char *t, size_t n, int64_t *day_secs, int64_t *tod, int64_t *frac)
 {
-    if (n < 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':')
+    if (n < 19 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || (*tod = iso_time_of_day(t)) < 0)
         return 0;
     int y = digits(t, 4), mo = digits(t + 5, 2), d = digits(t + 8, 2);
-    int h = digits(t + 11, 2), mi = digits(t + 14, 2), s = digits(t + 17, 2);
     static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h < 0 || h > 23 || mi < 0 ||
-        mi > 59 || s < 0 || s > 59)
+    if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
         return 0;
     if (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
         return 0;
@@ -222,7 +232,6 @@ static int iso_parts(const char *t, size_t n, int64_t *day_secs, int64_t *tod, i
     if (i != n)
         return 0;
     *day_secs = days_from_civil(y, mo, d) * 86400 - zone;
-    *tod = h * 3600 + mi * 60 + s;
     return 1;
 }
 
@@ -245,12 +254,10 @@ int log_value_iso_ns(const char *t, size_t n, int64_t *ns)
 int log_iso_ns_memo(struct log_iso_memo *m, const char *t, size_t n, int64_t *ns)
 {
     if (m->n == n && n >= 19 && memcmp(t, m->text, 11) == 0 &&
-        memcmp(t + 19, m->text + 19, n - 19) == 0 && t[13] == ':' && t[16] == ':') {
+        memcmp(t + 19, m->text + 19, n - 19) == 0) {
         /* the same date, fraction and zone: only the time of day is read */
-        int h = digits(t + 11, 2), mi = digits(t + 14, 2), s = digits(t + 17, 2);
-        if (h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
-            return 0;
-        return iso_total(m->day_secs + h * 3600 + mi * 60 + s, m->frac, ns);
+        const int64_t tod = iso_time_of_day(t);
+        return tod >= 0 && iso_total(m->day_secs + tod, m->frac, ns);
     }
     int64_t tod;
     m->n = 0;
