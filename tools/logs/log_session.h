@@ -180,6 +180,9 @@ int log_value_part(struct log_values *v, const struct log_session_record *r, int
  * or not a decimal integer that fits int64 (null). */
 int log_value_int(struct log_values *v, const struct log_session_record *r,
                   const struct log_session_field *f, int64_t *out);
+/* The text of an integer field (TSV's cell) as log_value_int reads it: 1 and
+ * *out, or 0 when it is not a decimal integer that fits int64. */
+int log_value_int_text(const char *text, size_t n, int64_t *out);
 
 /* A time field as nanoseconds since the epoch, UTC: 1 and *ns, or 0 when
  * absent or not a valid time (null). r: the record (a W3C time goes with its

@@ -141,19 +141,24 @@ int log_value_int(struct log_values *v, const struct log_session_record *r,
     if (is_null(f))
         return 0;
     struct span t = field_text(values_worker(v, r), f, f->v);
-    size_t i = t.n > 0 && t.p[0] == '-';
-    if (i == t.n)
+    return log_value_int_text(t.p, t.n, out);
+}
+
+int log_value_int_text(const char *p, size_t n, int64_t *out)
+{
+    size_t i = n > 0 && p[0] == '-';
+    if (i == n)
         return 0;
     uint64_t x = 0, limit = i ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    for (; i < t.n; i++) {
-        if (t.p[i] < '0' || t.p[i] > '9')
+    for (; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
             return 0;
-        unsigned d = (unsigned)(t.p[i] - '0');
+        unsigned d = (unsigned)(p[i] - '0');
         if (x > (limit - d) / 10)
             return 0;
         x = x * 10 + d;
     }
-    *out = t.p[0] == '-' ? (x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x) : (int64_t)x;
+    *out = p[0] == '-' ? (x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x) : (int64_t)x;
     return 1;
 }
 

@@ -214,25 +214,6 @@ static PyObject *text_value(struct column *c, const char *p, size_t n, uint32_t 
     return s;
 }
 
-/* A decimal integer that fits int64, as log_value_int reads one. */
-static int parse_int(const char *p, size_t n, int64_t *out)
-{
-    size_t i = n > 0 && p[0] == '-';
-    if (i == n)
-        return 0;
-    uint64_t x = 0, limit = i ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    for (; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9')
-            return 0;
-        unsigned d = (unsigned)(p[i] - '0');
-        if (x > (limit - d) / 10)
-            return 0;
-        x = x * 10 + d;
-    }
-    *out = p[0] == '-' ? (x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x) : (int64_t)x;
-    return 1;
-}
-
 /* A cell as the engine wrote it (log_cells.h). */
 struct cell {
     int tag;
@@ -272,7 +253,7 @@ static int put_cell(struct frame *f, struct column *c, const struct cell *v)
     } else {
         int64_t x = 0;
         if (c->kind == FK_INT) {
-            ok = !null && parse_int(v->p, v->n, &x);
+            ok = !null && log_value_int_text(v->p, v->n, &x);
         } else if (!null && v->tag == LOG_CELL_TIME) {
             memcpy(&x, v->p, 8);
             ok = x != INT64_MIN;
