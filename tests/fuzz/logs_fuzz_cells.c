@@ -54,20 +54,16 @@ static const char *next_cell(const struct logs_fuzz_opts *o, const char *c, size
 {
     size_t jn = 0;
     for (;;) {
-        uint32_t head, hash;
-        if (n - *at < LOG_CELL_HEAD) {
-            logs_fuzz_violation(o, "cells", "cut at byte %zu of %zu", *at, n);
+        struct log_cell cell;
+        const size_t size = log_cell_read(c + *at, n - *at, &cell);
+        if (size == 0) {
+            logs_fuzz_violation(o, "cells", "a cell cut at byte %zu of %zu", *at, n);
             return bad;
         }
-        memcpy(&head, c + *at, LOG_CELL_HEAD);
-        const unsigned tag = head & 3;
-        const size_t m = head >> 2, extra = tag == LOG_CELL_TEXT ? 4 : 0;
-        if (n - *at - LOG_CELL_HEAD < extra + m) {
-            logs_fuzz_violation(o, "cells", "a cell of %zu bytes past the end at %zu", m, *at);
-            return bad;
-        }
-        const char *v = c + *at + LOG_CELL_HEAD + extra;
-        *at += LOG_CELL_HEAD + extra + m;
+        *at += size;
+        const int tag = cell.tag;
+        const size_t m = cell.n;
+        const char *v = cell.p;
         if (tag == LOG_CELL_NULL) {
             if (m != 0 || jn != 0)
                 logs_fuzz_violation(o, "cells", "a null cell of %zu bytes (after pieces: %zu)", m,
@@ -90,8 +86,7 @@ static const char *next_cell(const struct logs_fuzz_opts *o, const char *c, size
             return v + 8;
         }
         if (tag == LOG_CELL_TEXT) {
-            memcpy(&hash, c + *at - m - 4, 4);
-            if (hash != log_cell_hash(v, m))
+            if (cell.hash != log_cell_hash(v, m))
                 logs_fuzz_violation(o, "cells", "a text cell's hash is not of its bytes");
         }
         char *p = realloc(*joined, jn + m + 1);

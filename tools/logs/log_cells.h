@@ -54,4 +54,33 @@ static inline uint32_t log_cell_hash(const char *p, size_t n)
     return (uint32_t)((x * 0x9E3779B97F4A7C15u) >> 32);
 }
 
+/* A cell as read back: its tag, its bytes (TEXT: after the hash; TIME: the
+ * 8 bytes of nanoseconds, then the text) and, for TEXT, its hash. */
+struct log_cell {
+    int tag;
+    const char *p;
+    size_t n;
+    uint32_t hash;
+};
+
+/* Reads the cell at the start of p[0..n): its size in bytes (header, hash
+ * and value), or 0 when p does not hold all of it. */
+static inline size_t log_cell_read(const char *p, size_t n, struct log_cell *c)
+{
+    uint32_t head;
+    if (n < LOG_CELL_HEAD)
+        return 0;
+    memcpy(&head, p, LOG_CELL_HEAD);
+    c->tag = (int)(head & 3);
+    c->n = head >> 2;
+    c->hash = 0;
+    const size_t extra = c->tag == LOG_CELL_TEXT ? sizeof c->hash : 0;
+    if (n - LOG_CELL_HEAD < extra + c->n)
+        return 0;
+    if (extra)
+        memcpy(&c->hash, p + LOG_CELL_HEAD, sizeof c->hash);
+    c->p = p + LOG_CELL_HEAD + extra;
+    return LOG_CELL_HEAD + extra + c->n;
+}
+
 #endif

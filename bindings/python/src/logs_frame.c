@@ -214,14 +214,6 @@ static PyObject *text_value(struct column *c, const char *p, size_t n, uint32_t 
     return s;
 }
 
-/* A cell as the engine wrote it (log_cells.h). */
-struct cell {
-    int tag;
-    const char *p; /* TEXT: its bytes; TIME: its 8 bytes */
-    size_t n;
-    uint32_t hash; /* TEXT */
-};
-
 /* -1 with RuntimeError: the engine's output is not what this reads. */
 static int bad_cells(const char *what)
 {
@@ -230,7 +222,7 @@ static int bad_cells(const char *what)
 }
 
 /* Stores cell v as row f->rows of column c. GIL held. */
-static int put_cell(struct frame *f, struct column *c, const struct cell *v)
+static int put_cell(struct frame *f, struct column *c, const struct log_cell *v)
 {
     const size_t row = f->rows;
     const int null = v->tag == LOG_CELL_NULL;
@@ -268,7 +260,7 @@ static int put_cell(struct frame *f, struct column *c, const struct cell *v)
     return 0;
 }
 
-static int same(const struct cell *v, const char *word)
+static int same(const struct log_cell *v, const char *word)
 {
     return v->tag == LOG_CELL_TEXT && v->n == strlen(word) && memcmp(v->p, word, v->n) == 0;
 }
@@ -288,7 +280,7 @@ static void row_drop(struct frame *f)
 }
 
 /* Cell f->cell of the row at hand. GIL held. */
-static int frame_cell(struct frame *f, const struct cell *v)
+static int frame_cell(struct frame *f, const struct log_cell *v)
 {
     const int k = f->cell++;
     if (k == 0) { /* format: is the row one of the frame? */
@@ -358,19 +350,11 @@ static Py_ssize_t frame_cells(struct frame *f, const char *p, size_t n)
             frame_row_end(f);
             continue;
         }
-        if (n - at < LOG_CELL_HEAD)
-            return (Py_ssize_t)at;
-        uint32_t head;
-        memcpy(&head, p + at, LOG_CELL_HEAD);
-        struct cell v = {(int)(head & 3), p + at + LOG_CELL_HEAD, head >> 2, 0};
-        const size_t extra = v.tag == LOG_CELL_TEXT ? sizeof v.hash : 0;
-        if (n - at - LOG_CELL_HEAD < extra + v.n)
+        struct log_cell v;
+        const size_t size = log_cell_read(p + at, n - at, &v);
+        if (size == 0)
             return (Py_ssize_t)at; /* cut: the rest comes with the next chunk */
-        if (extra) {
-            memcpy(&v.hash, v.p, sizeof v.hash);
-            v.p += extra;
-        }
-        at += LOG_CELL_HEAD + extra + v.n;
+        at += size;
         if ((v.tag == LOG_CELL_TIME && v.n < 8) || (v.tag == LOG_CELL_NULL && v.n != 0)) {
             row_drop(f);
             return bad_cells("a cell of a wrong length");
